@@ -180,6 +180,7 @@ final class DefaultManager implements Manager {
                     200, "text/plain; version=0.0.4; charset=utf-8", meterRegistry.scrape()));
     try {
       if (config.healthPort > 0 && config.healthPort == config.metricsPort) {
+        // One server for both.
         Map<String, Supplier<HealthServer.Response>> both = new LinkedHashMap<>(health);
         both.putAll(metrics);
         HealthServer server =
@@ -188,15 +189,17 @@ final class DefaultManager implements Manager {
         healthPort = metricsPort = server.port();
         return;
       }
-      if (config.healthPort > 0) {
+      if (config.healthPort != 0) {
         HealthServer server =
-            HealthServer.start("healthPort", config.bindAddress, config.healthPort, health);
+            HealthServer.start(
+                "healthPort", config.bindAddress, bindable(config.healthPort), health);
         servers.add(server);
         healthPort = server.port();
       }
-      if (config.metricsPort > 0) {
+      if (config.metricsPort != 0) {
         HealthServer server =
-            HealthServer.start("metricsPort", config.bindAddress, config.metricsPort, metrics);
+            HealthServer.start(
+                "metricsPort", config.bindAddress, bindable(config.metricsPort), metrics);
         servers.add(server);
         metricsPort = server.port();
       }
@@ -205,6 +208,10 @@ final class DefaultManager implements Manager {
       servers.clear();
       throw e;
     }
+  }
+
+  private static int bindable(int port) {
+    return port == ManagerBuilder.ANY_FREE_PORT ? 0 : port;
   }
 
   private void startControllers() {

@@ -13,6 +13,9 @@ import java.util.Objects;
  */
 public final class ManagerBuilder {
 
+  /** A port value asking for any free port (see {@link Manager#healthPort()}), for tests. */
+  public static final int ANY_FREE_PORT = -1;
+
   final KubernetesClient client;
   LeaderElectionConfig leaderElection;
   String bindAddress = "0.0.0.0";
@@ -35,13 +38,19 @@ public final class ManagerBuilder {
     return this;
   }
 
-  /** Port of {@code /healthz} and {@code /readyz} (default 8081); 0 disables them. */
+  /**
+   * Port of {@code /healthz} and {@code /readyz} (default 8081); 0 disables them, {@link
+   * #ANY_FREE_PORT} picks a free one.
+   */
   public ManagerBuilder healthPort(int port) {
     this.healthPort = requirePort(port, "healthPort");
     return this;
   }
 
-  /** Port of {@code /metrics} (default 8080); 0 disables it. May equal the health port. */
+  /**
+   * Port of {@code /metrics} (default 8080); 0 disables it, {@link #ANY_FREE_PORT} picks a free
+   * one. May equal the health port.
+   */
   public ManagerBuilder metricsPort(int port) {
     this.metricsPort = requirePort(port, "metricsPort");
     return this;
@@ -113,7 +122,7 @@ public final class ManagerBuilder {
   }
 
   private static int requirePort(int port, String option) {
-    if (port < 0 || port > 65535) {
+    if (port < ANY_FREE_PORT || port > 65535) {
       throw new IllegalArgumentException(option + " must be between 0 and 65535, got " + port);
     }
     return port;
