@@ -1,0 +1,96 @@
+package io.podset.runtime.workqueue;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.Set;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Linearizability of add / non-blocking get / done / len against {@link SequentialQueue}, a
+ * few-line sequential model of client-go's rules. Lincheck explores interleavings (model checking)
+ * and runs real threads (stress); a non-linearizable history fails the test with the interleaving.
+ */
+@Param(name = "key", gen = IntGen.class, conf = "1:3")
+public class WorkQueueLincheckIT {
+
+  private final WorkQueue<Integer> queue = WorkQueues.<Integer>builder().build();
+
+  @Operation
+  public void add(@Param(name = "key") int key) {
+    queue.add(key);
+  }
+
+  @Operation
+  public Integer get() throws InterruptedException {
+    return queue.poll(Duration.ZERO).orElse(null);
+  }
+
+  @Operation
+  public void done(@Param(name = "key") int key) {
+    queue.done(key);
+  }
+
+  @Operation
+  public int len() {
+    return queue.len();
+  }
+
+  @Test
+  void modelChecking() {
+    new ModelCheckingOptions()
+        .sequentialSpecification(SequentialQueue.class)
+        .iterations(10)
+        .invocationsPerIteration(100)
+        .check(WorkQueueLincheckIT.class);
+  }
+
+  @Test
+  void stress() {
+    new StressOptions()
+        .sequentialSpecification(SequentialQueue.class)
+        .iterations(5)
+        .invocationsPerIteration(200)
+        .check(WorkQueueLincheckIT.class);
+  }
+
+  /** The sequential specification: a FIFO plus the dirty and processing sets, nothing else. */
+  public static final class SequentialQueue {
+    private final ArrayDeque<Integer> ready = new ArrayDeque<>();
+    private final Set<Integer> dirty = new HashSet<>();
+    private final Set<Integer> processing = new HashSet<>();
+
+    public void add(int key) {
+      if (dirty.add(key) && !processing.contains(key)) {
+        ready.addLast(key);
+      }
+    }
+
+    public Integer get() {
+      Integer key = ready.pollFirst();
+      if (key != null) {
+        dirty.remove(key);
+        processing.add(key);
+      }
+      return key;
+    }
+
+    public void done(int key) {
+      if (!processing.remove(key)) {
+        throw new IllegalStateException("not processing: " + key);
+      }
+      if (dirty.contains(key)) {
+        ready.addLast(key);
+      }
+    }
+
+    public int len() {
+      return ready.size();
+    }
+  }
+}
