@@ -5,16 +5,9 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /** Adds, removes and tests finalizers on an object about to be written. No API call is made. */
 public final class Finalizers {
-
-  // A qualified name as Kubernetes validates finalizers: optional DNS-1123 prefix, then a name.
-  private static final Pattern QUALIFIED_NAME =
-      Pattern.compile(
-          "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
-              + "[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$");
 
   private Finalizers() {}
 
@@ -70,7 +63,7 @@ public final class Finalizers {
 
   private static void validate(String finalizer) {
     Objects.requireNonNull(finalizer, "finalizer");
-    if (finalizer.length() > 316 || !QUALIFIED_NAME.matcher(finalizer).matches()) {
+    if (!HasMetadata.validateFinalizer(finalizer)) {
       throw new IllegalArgumentException(
           "finalizer must be a qualified name like 'example.com/cleanup', got '" + finalizer + "'");
     }
