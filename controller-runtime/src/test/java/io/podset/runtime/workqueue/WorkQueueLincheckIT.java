@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
  * when a history has no sequential explanation. Real-thread stress is {@link
  * WorkQueueConcurrencyIT}'s job.
  *
- * <p>Cost: Lincheck instruments the JDK once per JVM (about 15 s on an idle 2-core machine, far
- * more under load); the 1,000 checked invocations add little on top. Public because Lincheck
- * instantiates the class and calls the operations reflectively.
+ * <p>Cost: most of the run time is Lincheck instrumenting the JDK once per JVM (measured on the
+ * shared 2-core machine under load: 44 s for a single invocation, 62 s for these 1,000). Public
+ * because Lincheck instantiates the class and calls the operations reflectively.
  */
 @Param(name = "key", gen = IntGen.class, conf = "1:3")
 public class WorkQueueLincheckIT {
