@@ -200,9 +200,10 @@ class Fabric8ListerWatcherIT {
 
   @Test
   void streamingList_asksForInitialEventsNotOlderThanTheVersion() {
-    pods()
-        .watch(new WatchRequest("", Duration.ofMinutes(5), true, true), new Collector<>())
-        .close();
+    WatchHandle handle =
+        pods().watch(new WatchRequest("", Duration.ofMinutes(5), true, true), new Collector<>());
+    Awaits.until(() -> !queries.isEmpty(), "the watch request");
+    handle.close();
 
     assertThat(queries.get(0))
         .contains("sendInitialEvents=true", "resourceVersionMatch=NotOlderThan")
