@@ -28,11 +28,12 @@ import org.junit.jupiter.api.Test;
 
 class ManagerIT {
 
-  private static final Duration WAIT = Duration.ofSeconds(20);
-  // Short timings keep handovers fast; the algorithm is the same as with 15 s / 10 s / 2 s.
-  private static final Duration LEASE = Duration.ofMillis(3000);
-  private static final Duration RENEW = Duration.ofMillis(2000);
-  private static final Duration RETRY = Duration.ofMillis(250);
+  private static final Duration WAIT = Duration.ofSeconds(30);
+  // Short timings keep handovers fast; the algorithm is the same as with 15 s / 10 s / 2 s. The
+  // renew deadline leaves room for a loaded CI machine, where a renewal can take seconds.
+  private static final Duration LEASE = Duration.ofMillis(6000);
+  private static final Duration RENEW = Duration.ofMillis(4000);
+  private static final Duration RETRY = Duration.ofMillis(400);
 
   private FakeApiServer server;
   private final List<Manager> managers = new ArrayList<>();
@@ -178,9 +179,19 @@ class ManagerIT {
 
   /** Another candidate overwrites the Lease, as after a partition: the holder cannot renew. */
   private void stealLease() {
-    Lease lease = server.client().leases().inNamespace("ops").withName("podset-operator").get();
-    lease.getSpec().setHolderIdentity("thief");
-    server.client().leases().inNamespace("ops").resource(lease).update();
+    for (int attempt = 0; ; attempt++) {
+      Lease lease = server.client().leases().inNamespace("ops").withName("podset-operator").get();
+      lease.getSpec().setHolderIdentity("thief");
+      try {
+        server.client().leases().inNamespace("ops").resource(lease).update();
+        return;
+      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+        // The holder renewed between our read and write: read again, as any client would.
+        if (e.getCode() != 409 || attempt > 20) {
+          throw e;
+        }
+      }
+    }
   }
 
   private static ConfigMap configMap(String name) {
