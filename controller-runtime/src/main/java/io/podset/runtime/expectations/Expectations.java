@@ -1,0 +1,287 @@
+package io.podset.runtime.expectations;
+
+import io.podset.runtime.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What a controller has asked the API server to create and delete, per key, until the cache shows
+ * it.
+ *
+ * <p>Protocol for a reconcile of {@code key}:
+ *
+ * <ol>
+ *   <li>Act on the cache only if {@link #satisfied(Object, String)} is true.
+ *   <li>Before writing, call {@link #expectCreations} with the number of creates about to be sent
+ *       and {@link #expectDeletions} with the uids about to be deleted.
+ *   <li>Report each write's outcome: {@link #created} or {@link #creationFailed}, {@link #deleted}
+ *       or {@link #deletionFailed}. A failed write will produce no event, so it lowers the count.
+ *   <li>The informer's handlers call {@link #creationObserved} and {@link #deletionObserved}.
+ * </ol>
+ *
+ * <p>An expectation is satisfied when every expected event was observed, when the cache has
+ * observed a resourceVersion at or after every write's (all writes reported), or when it is older
+ * than the TTL (default 5 minutes, as the ReplicaSet controller). Thread-safe.
+ *
+ * @param <K> the key type, usually the owner's request
+ */
+public final class Expectations<K> {
+
+  /** The ReplicaSet controller's expectation timeout. */
+  public static final Duration DEFAULT_TTL = Duration.ofMinutes(5);
+
+  private final Clock clock;
+  private final long ttlNanos;
+  private final Object lock = new Object();
+  // Guarded by lock. A key is absent when nothing is expected.
+  private final Map<K, Pending> pending = new HashMap<>();
+  // Guarded by lock. Expectations that ended by timeout rather than by observation.
+  private long expiredCount;
+
+  private Expectations(Clock clock, Duration ttl) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(ttl, "ttl");
+    if (ttl.isNegative() || ttl.isZero()) {
+      throw new IllegalArgumentException("ttl must be positive: " + ttl);
+    }
+    this.ttlNanos = ttl.toNanos();
+  }
+
+  /** Expectations with the default 5-minute TTL. */
+  public static <K> Expectations<K> create(Clock clock) {
+    return new Expectations<>(clock, DEFAULT_TTL);
+  }
+
+  /**
+   * Expectations with a custom TTL.
+   *
+   * @throws IllegalArgumentException if {@code ttl} is not positive
+   */
+  public static <K> Expectations<K> create(Clock clock, Duration ttl) {
+    return new Expectations<>(clock, ttl);
+  }
+
+  /**
+   * Records that {@code count} objects are about to be created for {@code key}. Adds to what is
+   * still pending.
+   *
+   * @throws IllegalArgumentException if {@code count} is negative
+   */
+  public void expectCreations(K key, int count) {
+    Objects.requireNonNull(key, "key");
+    if (count < 0) {
+      throw new IllegalArgumentException("count must not be negative: " + count);
+    }
+    synchronized (lock) {
+      Pending p = pendingFor(key);
+      p.creates += count;
+      p.unreportedCreates += count;
+    }
+  }
+
+  /** Records that the objects with these uids are about to be deleted for {@code key}. */
+  public void expectDeletions(K key, Collection<String> uids) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(uids, "uids");
+    synchronized (lock) {
+      Pending p = pendingFor(key);
+      for (String uid : uids) {
+        Objects.requireNonNull(uid, "uid");
+        p.deletes.add(uid);
+        p.unreportedDeletes.add(uid);
+      }
+    }
+  }
+
+  /** A create succeeded; {@code resourceVersion} is the one the server returned, when known. */
+  public void created(K key, String resourceVersion) {
+    synchronized (lock) {
+      Pending p = pending.get(key);
+      if (p != null) {
+        p.unreportedCreates = Math.max(0, p.unreportedCreates - 1);
+        p.noteWrite(resourceVersion);
+      }
+    }
+  }
+
+  /** A create failed: no event will come for it. */
+  public void creationFailed(K key) {
+    synchronized (lock) {
+      Pending p = pending.get(key);
+      if (p != null) {
+        p.unreportedCreates = Math.max(0, p.unreportedCreates - 1);
+        p.creates--;
+        cleanUp(key, p);
+      }
+    }
+  }
+
+  /** The cache showed a new object owned by {@code key}. */
+  public void creationObserved(K key) {
+    synchronized (lock) {
+      Pending p = pending.get(key);
+      if (p != null) {
+        p.creates--;
+        cleanUp(key, p);
+      }
+    }
+  }
+
+  /**
+   * A delete was accepted; {@code resourceVersion} is the one the server returned, or null when it
+   * returned only a Status.
+   */
+  public void deleted(K key, String uid, String resourceVersion) {
+    synchronized (lock) {
+      Pending p = pending.get(key);
+      if (p != null) {
+        p.unreportedDeletes.remove(uid);
+        p.noteWrite(resourceVersion);
+      }
+    }
+  }
+
+  /** A delete failed: no event will come for it. */
+  public void deletionFailed(K key, String uid) {
+    synchronized (lock) {
+      Pending p = pending.get(key);
+      if (p != null) {
+        p.unreportedDeletes.remove(uid);
+        p.deletes.remove(uid);
+        cleanUp(key, p);
+      }
+    }
+  }
+
+  /**
+   * The cache showed the object with {@code uid} deleted or terminating (a deletionTimestamp
+   * counts: the object no longer counts toward the owner's replicas).
+   */
+  public void deletionObserved(K key, String uid) {
+    synchronized (lock) {
+      Pending p = pending.get(key);
+      if (p != null) {
+        p.deletes.remove(uid);
+        cleanUp(key, p);
+      }
+    }
+  }
+
+  /** Same as {@link #satisfied(Object, String)} without resourceVersion tracking. */
+  public boolean satisfied(K key) {
+    return satisfied(key, null);
+  }
+
+  /**
+   * True when the reconciler may act on the cache for {@code key}: nothing pending, every write
+   * visible in a cache that has observed {@code cacheResourceVersion}, or the expectation expired.
+   * A met or expired expectation is cleared.
+   */
+  public boolean satisfied(K key, String cacheResourceVersion) {
+    Objects.requireNonNull(key, "key");
+    synchronized (lock) {
+      Pending p = pending.get(key);
+      if (p == null) {
+        return true;
+      }
+      if (p.met()) {
+        pending.remove(key);
+        return true;
+      }
+      if (p.caughtUp(cacheResourceVersion)) {
+        pending.remove(key);
+        return true;
+      }
+      if (clock.nanoTime() - p.sinceNanos >= ttlNanos) {
+        pending.remove(key);
+        expiredCount++;
+        return true;
+      }
+      return false;
+    }
+  }
+
+  /** Drops everything pending for {@code key}, e.g. when the owner is deleted. */
+  public void forget(K key) {
+    synchronized (lock) {
+      pending.remove(key);
+    }
+  }
+
+  /** Creations still expected for {@code key} (0 when none). */
+  public int pendingCreations(K key) {
+    synchronized (lock) {
+      Pending p = pending.get(key);
+      return p == null ? 0 : Math.max(0, p.creates);
+    }
+  }
+
+  /** Uids whose deletion is still expected for {@code key}. */
+  public Set<String> pendingDeletions(K key) {
+    synchronized (lock) {
+      Pending p = pending.get(key);
+      return p == null ? Set.of() : Set.copyOf(p.deletes);
+    }
+  }
+
+  /** How many expectations ended by the TTL instead of being observed: a sign of lost events. */
+  public long expiredCount() {
+    synchronized (lock) {
+      return expiredCount;
+    }
+  }
+
+  private Pending pendingFor(K key) {
+    return pending.computeIfAbsent(key, k -> new Pending(clock.nanoTime()));
+  }
+
+  private void cleanUp(K key, Pending p) {
+    if (p.met() && p.allReported()) {
+      pending.remove(key);
+    }
+  }
+
+  /** Mutable state of one key; only touched under the enclosing lock. */
+  private static final class Pending {
+    final long sinceNanos;
+    int creates;
+    int unreportedCreates;
+    final Set<String> deletes = new HashSet<>();
+    final Set<String> unreportedDeletes = new HashSet<>();
+    String lastWrite;
+    // A write whose resourceVersion is unknown cannot be matched against the cache.
+    boolean unversionedWrite;
+
+    Pending(long sinceNanos) {
+      this.sinceNanos = sinceNanos;
+    }
+
+    boolean met() {
+      return creates <= 0 && deletes.isEmpty();
+    }
+
+    boolean allReported() {
+      return unreportedCreates == 0 && unreportedDeletes.isEmpty();
+    }
+
+    boolean caughtUp(String cacheResourceVersion) {
+      return allReported()
+          && !unversionedWrite
+          && ResourceVersions.atLeast(cacheResourceVersion, lastWrite);
+    }
+
+    void noteWrite(String resourceVersion) {
+      if (ResourceVersions.parse(resourceVersion) < 0) {
+        unversionedWrite = true;
+      } else {
+        lastWrite =
+            lastWrite == null ? resourceVersion : ResourceVersions.max(lastWrite, resourceVersion);
+      }
+    }
+  }
+}

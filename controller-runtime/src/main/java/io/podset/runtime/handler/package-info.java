@@ -1,0 +1,5 @@
+/**
+ * Event handlers decide which requests an event on a watched object enqueues: the object itself,
+ * its controller owner, or whatever a mapping function returns.
+ */
+package io.podset.runtime.handler;

@@ -1,0 +1,290 @@
+package io.podset.runtime.manager;
+
+import io.podset.runtime.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Campaigns for a Lease and keeps it, with client-go's algorithm: a follower takes over only after
+ * the Lease went unrenewed for a whole lease duration measured on its own clock (so clock skew
+ * between candidates does not matter); the leader renews every retry period and steps down when it
+ * could not renew for the renew deadline.
+ *
+ * <p>Fencing: {@link #mayWrite()} is true only while this candidate leads and its last successful
+ * renewal was sent less than the renew deadline ago. Since followers wait a full lease duration
+ * (longer than the renew deadline), a write admitted by the fence cannot overlap the next leader's.
+ *
+ * <p>Attempts run on {@code executor} (they block on the API server) and are scheduled with the
+ * {@link Clock}. Callbacks run on the executor thread.
+ */
+final class LeaderElector implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(LeaderElector.class);
+  // client-go adds up to 20% jitter to the retry period while not leading.
+  private static final double JITTER = 0.2;
+
+  /** Leadership changes, in order. */
+  interface Callbacks {
+    void startedLeading();
+
+    void stoppedLeading();
+
+    default void newLeader(String identity) {}
+  }
+
+  private final LeaderElectionConfig config;
+  private final LeaseStore store;
+  private final Clock clock;
+  private final Executor executor;
+  private final Callbacks callbacks;
+
+  private final Object lock = new Object();
+  // Guarded by lock. The last record read or written, and when (our clock) its content changed.
+  private LeaseRecord observed;
+  private long observedAtNanos;
+  // Guarded by lock. True while leading; lastRenewSentNanos is when the last successful renewal
+  // (or acquisition) was sent.
+  private boolean leading;
+  private long lastRenewSentNanos;
+  private boolean closed;
+  private Clock.Cancellable next;
+  private String lastReportedLeader;
+
+  LeaderElector(
+      LeaderElectionConfig config,
+      LeaseStore store,
+      Clock clock,
+      Executor executor,
+      Callbacks callbacks) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.store = Objects.requireNonNull(store, "store");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.executor = Objects.requireNonNull(executor, "executor");
+    this.callbacks = Objects.requireNonNull(callbacks, "callbacks");
+  }
+
+  /** Starts campaigning; returns at once. */
+  void start() {
+    scheduleAttempt(Duration.ZERO);
+  }
+
+  /** True while leading and within the renew deadline of the last successful renewal. */
+  boolean mayWrite() {
+    synchronized (lock) {
+      return leading && clock.nanoTime() - lastRenewSentNanos < config.renewDeadline().toNanos();
+    }
+  }
+
+  /** True while this candidate believes it leads (it may already be past its renew deadline). */
+  boolean isLeader() {
+    synchronized (lock) {
+      return leading;
+    }
+  }
+
+  /** The holder named in the last record observed, if any. */
+  Optional<String> observedLeader() {
+    synchronized (lock) {
+      return observed == null || observed.released()
+          ? Optional.empty()
+          : Optional.of(observed.holderIdentity());
+    }
+  }
+
+  private void scheduleAttempt(Duration delay) {
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      next = clock.schedule(delay, () -> executor.execute(this::attempt));
+    }
+  }
+
+  private void attempt() {
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+    }
+    long sentNanos = clock.nanoTime();
+    boolean acquired;
+    try {
+      acquired = tryAcquireOrRenew(sentNanos);
+    } catch (RuntimeException e) {
+      log.warn(
+          "Lease {}/{}: attempt failed: {}",
+          config.leaseNamespace(),
+          config.leaseName(),
+          e.toString());
+      acquired = false;
+    }
+    boolean started = false;
+    boolean stopped = false;
+    Duration delay;
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      if (acquired) {
+        lastRenewSentNanos = sentNanos;
+        started = !leading;
+        leading = true;
+      } else if (leading
+          && clock.nanoTime() - lastRenewSentNanos >= config.renewDeadline().toNanos()) {
+        leading = false;
+        stopped = true;
+      }
+      delay = leading ? config.retryPeriod() : jittered(config.retryPeriod());
+    }
+    reportLeader();
+    if (started) {
+      log.info(
+          "Lease {}/{}: {} became leader",
+          config.leaseNamespace(),
+          config.leaseName(),
+          config.identity());
+      callbacks.startedLeading();
+    }
+    if (stopped) {
+      log.warn(
+          "Lease {}/{}: {} lost leadership (no renewal within {})",
+          config.leaseNamespace(),
+          config.leaseName(),
+          config.identity(),
+          config.renewDeadline());
+      callbacks.stoppedLeading();
+    }
+    scheduleAttempt(delay);
+  }
+
+  /** One round of client-go's tryAcquireOrRenew. */
+  private boolean tryAcquireOrRenew(long nowNanos) {
+    Instant now = clock.instant();
+    int durationSeconds = (int) Math.max(1, config.leaseDuration().toSeconds());
+    Optional<LeaseRecord> current = store.get();
+    if (current.isEmpty()) {
+      LeaseRecord created =
+          store.create(new LeaseRecord(config.identity(), durationSeconds, now, now, 0, null));
+      observe(created, nowNanos);
+      return true;
+    }
+    LeaseRecord existing = current.get();
+    observe(existing, nowNanos);
+    boolean mine = existing.heldBy(config.identity());
+    if (!mine && !existing.released() && !expired(nowNanos)) {
+      return false;
+    }
+    LeaseRecord desired =
+        mine
+            ? new LeaseRecord(
+                config.identity(),
+                durationSeconds,
+                existing.acquireTime(),
+                now,
+                existing.leaseTransitions(),
+                existing.resourceVersion())
+            : new LeaseRecord(
+                config.identity(),
+                durationSeconds,
+                now,
+                now,
+                existing.leaseTransitions() + 1,
+                existing.resourceVersion());
+    LeaseRecord written = store.update(desired);
+    observe(written, nowNanos);
+    return true;
+  }
+
+  private boolean expired(long nowNanos) {
+    synchronized (lock) {
+      return nowNanos - observedAtNanos >= config.leaseDuration().toNanos();
+    }
+  }
+
+  private void observe(LeaseRecord record, long nowNanos) {
+    synchronized (lock) {
+      if (observed == null || !observed.sameContent(record)) {
+        observedAtNanos = nowNanos;
+      }
+      observed = record;
+    }
+  }
+
+  private void reportLeader() {
+    String leader = observedLeader().orElse(null);
+    boolean changed;
+    synchronized (lock) {
+      changed = leader != null && !leader.equals(lastReportedLeader);
+      if (changed) {
+        lastReportedLeader = leader;
+      }
+    }
+    if (changed) {
+      callbacks.newLeader(leader);
+    }
+  }
+
+  private static Duration jittered(Duration period) {
+    double factor = 1 + ThreadLocalRandom.current().nextDouble() * JITTER;
+    return Duration.ofNanos((long) (period.toNanos() * factor));
+  }
+
+  /**
+   * Stops campaigning. When leading and {@code release} is set, gives the Lease up so a standby
+   * takes over at once instead of after a lease duration.
+   */
+  void stop(boolean release) {
+    boolean wasLeading;
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      if (next != null) {
+        next.cancel();
+      }
+      wasLeading = leading;
+      leading = false;
+    }
+    if (wasLeading && release) {
+      release();
+    }
+    if (wasLeading) {
+      callbacks.stoppedLeading();
+    }
+  }
+
+  private void release() {
+    try {
+      Optional<LeaseRecord> current = store.get();
+      if (current.isPresent() && current.get().heldBy(config.identity())) {
+        LeaseRecord mine = current.get();
+        Instant now = clock.instant();
+        store.update(
+            new LeaseRecord("", 1, now, now, mine.leaseTransitions(), mine.resourceVersion()));
+        log.info(
+            "Lease {}/{}: released by {}",
+            config.leaseNamespace(),
+            config.leaseName(),
+            config.identity());
+      }
+    } catch (RuntimeException e) {
+      log.warn(
+          "Lease {}/{}: release failed: {}",
+          config.leaseNamespace(),
+          config.leaseName(),
+          e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    stop(config.releaseOnCancel());
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * Owner references and finalizers, edited on objects the caller is about to write.
+ *
+ * <p>These helpers change the object they are given and make no API call. Never pass an object read
+ * from an informer cache: cached objects are shared and must not be mutated; copy first.
+ */
+package io.podset.runtime.ownership;

@@ -1,0 +1,74 @@
+package io.podset.runtime.predicate;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * Stock event filters, usable on any watched type. Each passes additions and deletions and judges
+ * updates by comparing the old and new object; compose them with {@link Predicate#and}, {@link
+ * Predicate#or} and {@link Predicate#negate}.
+ */
+public final class Predicates {
+
+  private Predicates() {}
+
+  /** Passes every event. */
+  public static Predicate<Event<? extends HasMetadata>> all() {
+    return event -> true;
+  }
+
+  /**
+   * Passes updates whose {@code metadata.generation} changed: spec changes of resources with a
+   * status subresource, not status or metadata-only writes.
+   */
+  public static Predicate<Event<? extends HasMetadata>> generationChanged() {
+    return onUpdate(ObjectMeta::getGeneration);
+  }
+
+  /** Passes updates whose labels changed. */
+  public static Predicate<Event<? extends HasMetadata>> labelsChanged() {
+    return onUpdate(meta -> normalized(meta.getLabels()));
+  }
+
+  /** Passes updates whose annotations changed. */
+  public static Predicate<Event<? extends HasMetadata>> annotationsChanged() {
+    return onUpdate(meta -> normalized(meta.getAnnotations()));
+  }
+
+  /** Passes updates whose resourceVersion changed, dropping periodic resyncs. */
+  public static Predicate<Event<? extends HasMetadata>> resourceVersionChanged() {
+    return onUpdate(ObjectMeta::getResourceVersion);
+  }
+
+  /** Passes only events whose object carries {@code label} with {@code value}. */
+  public static Predicate<Event<? extends HasMetadata>> hasLabel(String label, String value) {
+    Objects.requireNonNull(label, "label");
+    Objects.requireNonNull(value, "value");
+    return event -> {
+      ObjectMeta meta = event.object().getMetadata();
+      return meta != null && meta.getLabels() != null && value.equals(meta.getLabels().get(label));
+    };
+  }
+
+  private static Predicate<Event<? extends HasMetadata>> onUpdate(
+      Function<ObjectMeta, Object> field) {
+    return event -> {
+      if (!(event instanceof Event.Updated<? extends HasMetadata> update)) {
+        return true;
+      }
+      return !Objects.equals(read(update.oldObject(), field), read(update.object(), field));
+    };
+  }
+
+  private static Object read(HasMetadata object, Function<ObjectMeta, Object> field) {
+    return object.getMetadata() == null ? null : field.apply(object.getMetadata());
+  }
+
+  private static Map<String, String> normalized(Map<String, String> map) {
+    return map == null || map.isEmpty() ? Map.of() : map;
+  }
+}

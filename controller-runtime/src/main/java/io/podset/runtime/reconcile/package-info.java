@@ -1,0 +1,12 @@
+/**
+ * The reconcile API: the one method an operator author writes.
+ *
+ * <p>A {@link io.podset.runtime.reconcile.Reconciler} receives a {@link
+ * io.podset.runtime.reconcile.Request} naming one object and returns a {@link
+ * io.podset.runtime.reconcile.Result}. The controller guarantees that a given request is never
+ * reconciled by two workers at once, coalesces events that arrive while a request waits, and
+ * retries failures with per-key exponential backoff. A {@link
+ * io.podset.runtime.reconcile.TerminalReconcileException} stops the retries for that request until
+ * the next event.
+ */
+package io.podset.runtime.reconcile;

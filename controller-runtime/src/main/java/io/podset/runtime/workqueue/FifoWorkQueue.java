@@ -1,0 +1,401 @@
+package io.podset.runtime.workqueue;
+
+import io.podset.runtime.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The basic {@link WorkQueue}: one lock, one hash map of per-key entries, and two intrusive lists
+ * threaded through those entries (the ready FIFO and, with metrics, the processing list), so a key
+ * costs one entry and one map node for as long as it is dirty or processing, and nothing else.
+ */
+final class FifoWorkQueue<K> implements WorkQueue<K> {
+
+  private final ReentrantLock lock = new ReentrantLock();
+
+  /** Signalled when a key becomes ready or the queue shuts down. */
+  private final Condition notEmpty = lock.newCondition();
+
+  /** Signalled when a shutting-down queue has nothing ready and nothing processing. */
+  private final Condition drained = lock.newCondition();
+
+  private final Clock clock;
+
+  /** Null when the queue has no metrics: then no clock is read on the hot path. */
+  private final QueueMetrics metrics;
+
+  // All fields below are guarded by lock. Invariants:
+  // - entries maps exactly the keys that are dirty, processing, or both.
+  // - an entry is in the ready list (head..tail through Entry.next) iff dirty && !processing;
+  //   size is the length of that list.
+  // - with metrics, an entry is in the processing list (oldest..newest through busyPrev/busyNext,
+  //   ordered by startedAt) iff processing; processing counts those entries in every case.
+  // - once shuttingDown, no key becomes dirty again; after shutDown() without drain the ready list
+  //   is empty and no entry is dirty.
+  private final HashMap<K, Entry<K>> entries = new HashMap<>();
+  private Entry<K> head;
+  private Entry<K> tail;
+  private int size;
+  private Entry<K> oldest;
+  private Entry<K> newest;
+  private int processing;
+  private boolean shuttingDown;
+
+  /** Set by {@link #shutDown()}: waiting keys were dropped and drain waiters must return. */
+  private boolean dropped;
+
+  FifoWorkQueue(Clock clock, QueueMetrics metrics) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.metrics = metrics;
+  }
+
+  Clock clock() {
+    return clock;
+  }
+
+  QueueMetrics metrics() {
+    return metrics;
+  }
+
+  @Override
+  public void add(K key) {
+    Objects.requireNonNull(key, "key");
+    long now = metrics == null ? 0L : clock.nanoTime();
+    lock.lock();
+    try {
+      if (shuttingDown) {
+        return;
+      }
+      Entry<K> entry = entries.get(key);
+      if (entry == null) {
+        entry = new Entry<>(key);
+        entries.put(key, entry);
+      } else if (entry.dirty) {
+        return;
+      }
+      entry.dirty = true;
+      entry.addedAt = now;
+      if (!entry.processing) {
+        pushReady(entry);
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (metrics != null) {
+      metrics.added();
+    }
+  }
+
+  @Override
+  public Optional<K> get() throws InterruptedException {
+    return take(null);
+  }
+
+  @Override
+  public Optional<K> poll(Duration timeout) throws InterruptedException {
+    return take(Objects.requireNonNull(timeout, "timeout"));
+  }
+
+  /** Hands out the head; waits forever when timeout is null, never when it is zero or negative. */
+  private Optional<K> take(Duration timeout) throws InterruptedException {
+    Wakeup wakeup = null;
+    K key;
+    long queued = 0L;
+    lock.lockInterruptibly();
+    try {
+      if (head == null && !shuttingDown) {
+        if (timeout != null) {
+          if (timeout.isNegative() || timeout.isZero()) {
+            return Optional.empty();
+          }
+          wakeup = new Wakeup(notEmpty);
+          wakeup.handle = clock.schedule(timeout, wakeup);
+        }
+        try {
+          while (head == null && !shuttingDown && (wakeup == null || !wakeup.fired)) {
+            notEmpty.await();
+          }
+        } catch (InterruptedException e) {
+          passSignalOn();
+          throw e;
+        }
+      }
+      Entry<K> entry = head;
+      if (entry == null) {
+        return Optional.empty();
+      }
+      head = entry.next;
+      if (head == null) {
+        tail = null;
+      }
+      entry.next = null;
+      size--;
+      entry.dirty = false;
+      entry.processing = true;
+      processing++;
+      key = entry.key;
+      if (metrics != null) {
+        long now = clock.nanoTime();
+        queued = now - entry.addedAt;
+        entry.startedAt = now;
+        linkBusy(entry);
+      }
+      passSignalOn();
+    } finally {
+      lock.unlock();
+      if (wakeup != null) {
+        wakeup.handle.cancel();
+      }
+    }
+    if (metrics != null) {
+      metrics.queued(queued);
+    }
+    return Optional.of(key);
+  }
+
+  /**
+   * Wakes another waiter if keys are left, so a signal consumed by a leaving thread is not lost.
+   */
+  private void passSignalOn() {
+    if (head != null) {
+      notEmpty.signal();
+    }
+  }
+
+  @Override
+  public void done(K key) {
+    Objects.requireNonNull(key, "key");
+    long worked = 0L;
+    lock.lock();
+    try {
+      Entry<K> entry = entries.get(key);
+      if (entry == null || !entry.processing) {
+        throw new IllegalStateException("done(key) for a key that is not being processed: " + key);
+      }
+      entry.processing = false;
+      processing--;
+      if (metrics != null) {
+        worked = clock.nanoTime() - entry.startedAt;
+        unlinkBusy(entry);
+      }
+      if (entry.dirty) {
+        pushReady(entry);
+      } else {
+        entries.remove(key);
+        if (shuttingDown && processing == 0 && head == null) {
+          drained.signalAll();
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (metrics != null) {
+      metrics.worked(worked);
+    }
+  }
+
+  private void pushReady(Entry<K> entry) {
+    if (tail == null) {
+      head = entry;
+    } else {
+      tail.next = entry;
+    }
+    tail = entry;
+    size++;
+    notEmpty.signal();
+  }
+
+  private void linkBusy(Entry<K> entry) {
+    entry.busyPrev = newest;
+    if (newest == null) {
+      oldest = entry;
+    } else {
+      newest.busyNext = entry;
+    }
+    newest = entry;
+  }
+
+  private void unlinkBusy(Entry<K> entry) {
+    if (entry.busyPrev == null) {
+      oldest = entry.busyNext;
+    } else {
+      entry.busyPrev.busyNext = entry.busyNext;
+    }
+    if (entry.busyNext == null) {
+      newest = entry.busyPrev;
+    } else {
+      entry.busyNext.busyPrev = entry.busyPrev;
+    }
+    entry.busyPrev = null;
+    entry.busyNext = null;
+  }
+
+  @Override
+  public int len() {
+    lock.lock();
+    try {
+      return size;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void shutDown() {
+    lock.lock();
+    try {
+      shuttingDown = true;
+      dropped = true;
+      for (Entry<K> entry = head; entry != null; ) {
+        Entry<K> next = entry.next;
+        entry.next = null;
+        entries.remove(entry.key);
+        entry = next;
+      }
+      head = null;
+      tail = null;
+      size = 0;
+      for (Entry<K> entry : entries.values()) {
+        entry.dirty = false;
+      }
+      notEmpty.signalAll();
+      drained.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    if (metrics != null) {
+      metrics.close();
+    }
+  }
+
+  @Override
+  public void shutDownWithDrain() {
+    awaitDrained(null);
+  }
+
+  @Override
+  public boolean shutDownWithDrain(Duration timeout) {
+    return awaitDrained(Objects.requireNonNull(timeout, "timeout"));
+  }
+
+  private boolean awaitDrained(Duration timeout) {
+    Wakeup wakeup = null;
+    boolean done;
+    lock.lock();
+    try {
+      shuttingDown = true;
+      notEmpty.signalAll();
+      if (timeout != null && (head != null || processing > 0)) {
+        wakeup = new Wakeup(drained);
+        wakeup.handle = clock.schedule(timeout, wakeup);
+      }
+      while ((head != null || processing > 0) && !dropped && (wakeup == null || !wakeup.fired)) {
+        drained.await();
+      }
+      done = head == null && processing == 0;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      done = false;
+    } finally {
+      lock.unlock();
+      if (wakeup != null) {
+        wakeup.handle.cancel();
+      }
+    }
+    if (done && metrics != null) {
+      metrics.close();
+    }
+    return done;
+  }
+
+  @Override
+  public boolean isShuttingDown() {
+    lock.lock();
+    try {
+      return shuttingDown;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void close() {
+    shutDown();
+  }
+
+  /** Seconds all keys being processed have spent so far (for {@code unfinished_work_seconds}). */
+  double unfinishedWorkSeconds() {
+    lock.lock();
+    try {
+      long now = clock.nanoTime();
+      long total = 0L;
+      for (Entry<K> entry = oldest; entry != null; entry = entry.busyNext) {
+        total += now - entry.startedAt;
+      }
+      return total / 1e9;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Seconds the longest-running key has been processed, or 0 (for the longest-running gauge). */
+  double longestRunningSeconds() {
+    lock.lock();
+    try {
+      return oldest == null ? 0.0 : (clock.nanoTime() - oldest.startedAt) / 1e9;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** A key's state; it lives exactly while the key is dirty or processing. Guarded by lock. */
+  private static final class Entry<K> {
+    final K key;
+    boolean dirty;
+    boolean processing;
+
+    /** Next in the ready list. */
+    Entry<K> next;
+
+    /** Neighbours in the processing list (metrics only). */
+    Entry<K> busyPrev;
+
+    Entry<K> busyNext;
+
+    /** Clock time of the add that made the key dirty (metrics only). */
+    long addedAt;
+
+    /** Clock time processing started (metrics only). */
+    long startedAt;
+
+    Entry(K key) {
+      this.key = key;
+    }
+  }
+
+  /** A timer task that ends a timed wait; fired is guarded by lock. */
+  private final class Wakeup implements Runnable {
+    private final Condition condition;
+    boolean fired;
+    Clock.Cancellable handle;
+
+    Wakeup(Condition condition) {
+      this.condition = condition;
+    }
+
+    @Override
+    public void run() {
+      lock.lock();
+      try {
+        fired = true;
+        condition.signalAll();
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package io.podset.runtime.predicate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+class PredicatesTest {
+
+  private static Pod pod(
+      long generation, String rv, Map<String, String> labels, Map<String, String> annotations) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName("p")
+        .withGeneration(generation)
+        .withResourceVersion(rv)
+        .withLabels(labels)
+        .withAnnotations(annotations)
+        .endMetadata()
+        .build();
+  }
+
+  private static boolean update(Predicate<Event<? extends HasMetadata>> p, Pod before, Pod after) {
+    return p.test(new Event.Updated<>(before, after));
+  }
+
+  @Test
+  void generationChanged_passesSpecChangesOnly() {
+    Pod base = pod(1, "10", Map.of(), Map.of());
+    assertThat(update(Predicates.generationChanged(), base, pod(2, "11", Map.of(), Map.of())))
+        .isTrue();
+    assertThat(
+            update(Predicates.generationChanged(), base, pod(1, "11", Map.of("a", "b"), Map.of())))
+        .isFalse();
+  }
+
+  @Test
+  void labelsChanged_treatsNullAndEmptyAlike() {
+    Pod noLabels = pod(1, "10", null, null);
+    assertThat(update(Predicates.labelsChanged(), noLabels, pod(1, "11", Map.of(), null)))
+        .isFalse();
+    assertThat(update(Predicates.labelsChanged(), noLabels, pod(1, "11", Map.of("a", "b"), null)))
+        .isTrue();
+  }
+
+  @Test
+  void annotationsChanged_detectsChanges() {
+    Pod base = pod(1, "10", null, Map.of("a", "1"));
+    assertThat(update(Predicates.annotationsChanged(), base, pod(1, "11", null, Map.of("a", "2"))))
+        .isTrue();
+    assertThat(update(Predicates.annotationsChanged(), base, pod(2, "11", null, Map.of("a", "1"))))
+        .isFalse();
+  }
+
+  @Test
+  void resourceVersionChanged_dropsResyncs() {
+    Pod base = pod(1, "10", null, null);
+    assertThat(update(Predicates.resourceVersionChanged(), base, pod(1, "10", null, null)))
+        .isFalse();
+    assertThat(update(Predicates.resourceVersionChanged(), base, pod(1, "11", null, null)))
+        .isTrue();
+  }
+
+  @Test
+  void stockPredicates_passAddsAndDeletes() {
+    Pod pod = pod(1, "10", null, null);
+    Predicate<Event<? extends HasMetadata>> p =
+        Predicates.generationChanged().and(Predicates.resourceVersionChanged());
+    assertThat(p.test(new Event.Added<>(pod))).isTrue();
+    assertThat(p.test(new Event.Deleted<>(pod, false))).isTrue();
+  }
+
+  @Test
+  void composition_withOrAndNegate() {
+    Pod base = pod(1, "10", Map.of("a", "1"), null);
+    Pod labelOnly = pod(1, "11", Map.of("a", "2"), null);
+    assertThat(
+            update(Predicates.generationChanged().or(Predicates.labelsChanged()), base, labelOnly))
+        .isTrue();
+    assertThat(update(Predicates.labelsChanged().negate(), base, labelOnly)).isFalse();
+  }
+
+  @Test
+  void hasLabel_filtersEveryEventKind() {
+    Predicate<Event<? extends HasMetadata>> p = Predicates.hasLabel("app", "web");
+    assertThat(p.test(new Event.Added<>(pod(1, "1", Map.of("app", "web"), null)))).isTrue();
+    assertThat(p.test(new Event.Added<>(pod(1, "1", Map.of("app", "db"), null)))).isFalse();
+  }
+}

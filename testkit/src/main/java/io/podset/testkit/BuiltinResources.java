@@ -1,0 +1,253 @@
+package io.podset.testkit;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/** The built-in resources the fake serves, with their short names, scopes and subresources. */
+final class BuiltinResources {
+
+  private BuiltinResources() {}
+
+  private static final ResourceType.PrinterColumn AGE =
+      new ResourceType.PrinterColumn(
+          "Age", "date", "", "Creation time", ".metadata.creationTimestamp", 0);
+
+  private static final ResourceType.ScaleSpec REPLICAS_SCALE =
+      new ResourceType.ScaleSpec(".spec.replicas", ".status.replicas", ".spec.selector");
+
+  static List<ResourceType> all() {
+    List<ResourceType> types = new ArrayList<>();
+    Set<String> none = Set.of();
+    // Core group.
+    types.add(
+        type("", "namespaces", "Namespace", false, List.of("ns"), List.of(), true)
+            .status()
+            .fields(Set.of("status.phase"))
+            .columns(col("Status", ".status.phase"), AGE)
+            .rules(NamespaceRules.INSTANCE)
+            .build());
+    types.add(
+        type("", "pods", "Pod", true, List.of("po"), List.of("all"), true)
+            .status()
+            .fields(
+                Set.of(
+                    "spec.nodeName",
+                    "spec.restartPolicy",
+                    "spec.schedulerName",
+                    "spec.serviceAccountName",
+                    "spec.hostNetwork",
+                    "status.phase",
+                    "status.podIP",
+                    "status.nominatedNodeName"))
+            .columns(
+                col("Status", ".status.phase"),
+                AGE,
+                wide("IP", ".status.podIP"),
+                wide("Node", ".spec.nodeName"))
+            .rules(PodRules.INSTANCE)
+            .build());
+    types.add(type("", "configmaps", "ConfigMap", true, List.of("cm"), List.of(), false).build());
+    types.add(
+        type("", "secrets", "Secret", true, List.of(), List.of(), false)
+            .fields(Set.of("type"))
+            .columns(col("Type", ".type"), AGE)
+            .rules(SecretRules.INSTANCE)
+            .build());
+    types.add(
+        type("", "services", "Service", true, List.of("svc"), List.of("all"), false)
+            .status()
+            .columns(col("Type", ".spec.type"), col("Cluster-IP", ".spec.clusterIP"), AGE)
+            .rules(TypeRules.labelNamed())
+            .build());
+    types.add(
+        type("", "serviceaccounts", "ServiceAccount", true, List.of("sa"), List.of(), false)
+            .build());
+    types.add(
+        type("", "events", "Event", true, List.of("ev"), List.of(), false)
+            .fields(
+                Set.of(
+                    "involvedObject.kind",
+                    "involvedObject.namespace",
+                    "involvedObject.name",
+                    "involvedObject.uid",
+                    "involvedObject.apiVersion",
+                    "involvedObject.resourceVersion",
+                    "involvedObject.fieldPath",
+                    "reason",
+                    "reportingComponent",
+                    "source",
+                    "type"))
+            .columns(
+                col("Type", ".type"),
+                col("Reason", ".reason"),
+                col("Object", ".involvedObject.name"),
+                col("Message", ".message"))
+            .build());
+    types.add(
+        type("", "nodes", "Node", false, List.of("no"), List.of(), false)
+            .status()
+            .fields(Set.of("spec.unschedulable"))
+            .build());
+    // apps/v1.
+    for (String[] workload :
+        new String[][] {
+          {"deployments", "Deployment", "deploy"},
+          {"replicasets", "ReplicaSet", "rs"},
+          {"statefulsets", "StatefulSet", "sts"}
+        }) {
+      types.add(
+          type("apps", workload[0], workload[1], true, List.of(workload[2]), List.of("all"), true)
+              .status()
+              .scale(REPLICAS_SCALE)
+              .columns(
+                  col("Desired", ".spec.replicas"),
+                  col("Ready", ".status.readyReplicas"),
+                  col("Available", ".status.availableReplicas"),
+                  AGE)
+              .build());
+    }
+    types.add(
+        type("apps", "daemonsets", "DaemonSet", true, List.of("ds"), List.of("all"), true)
+            .status()
+            .build());
+    types.add(
+        type("coordination.k8s.io", "leases", "Lease", true, List.of(), List.of(), false)
+            .columns(col("Holder", ".spec.holderIdentity"), AGE)
+            .build());
+    types.add(
+        type("events.k8s.io", "events", "Event", true, List.of("ev"), List.of(), false)
+            .fields(
+                Set.of(
+                    "regarding.kind",
+                    "regarding.namespace",
+                    "regarding.name",
+                    "regarding.uid",
+                    "reason",
+                    "reportingController",
+                    "type"))
+            .build());
+    String rbac = "rbac.authorization.k8s.io";
+    types.add(rbacType(rbac, "roles", "Role", true));
+    types.add(rbacType(rbac, "rolebindings", "RoleBinding", true));
+    types.add(rbacType(rbac, "clusterroles", "ClusterRole", false));
+    types.add(rbacType(rbac, "clusterrolebindings", "ClusterRoleBinding", false));
+    types.add(
+        type(
+                "apiextensions.k8s.io",
+                "customresourcedefinitions",
+                "CustomResourceDefinition",
+                false,
+                List.of("crd", "crds"),
+                List.of(),
+                false)
+            .status()
+            .columns(col("Created At", ".metadata.creationTimestamp"))
+            .rules(CrdRules.INSTANCE)
+            .build());
+    return types;
+  }
+
+  private static ResourceType rbacType(String group, String plural, String kind, boolean ns) {
+    return type(group, plural, kind, ns, List.of(), List.of(), false)
+        .rules(TypeRules.pathSegmentNamed())
+        .build();
+  }
+
+  private static ResourceType.PrinterColumn col(String name, String path) {
+    return new ResourceType.PrinterColumn(name, "string", "", name, path, 0);
+  }
+
+  private static ResourceType.PrinterColumn wide(String name, String path) {
+    return new ResourceType.PrinterColumn(name, "string", "", name, path, 1);
+  }
+
+  private static Spec type(
+      String group,
+      String plural,
+      String kind,
+      boolean namespaced,
+      List<String> shortNames,
+      List<String> categories,
+      boolean generation) {
+    return new Spec(group, plural, kind, namespaced, shortNames, categories, generation);
+  }
+
+  /** A small builder for the table above. */
+  private static final class Spec {
+    private final String group;
+    private final String plural;
+    private final String kind;
+    private final boolean namespaced;
+    private final List<String> shortNames;
+    private final List<String> categories;
+    private final boolean generation;
+    private boolean status;
+    private ResourceType.ScaleSpec scale;
+    private Set<String> fields = Set.of();
+    private List<ResourceType.PrinterColumn> columns = List.of(AGE);
+    private TypeRules rules = TypeRules.none();
+
+    Spec(
+        String group,
+        String plural,
+        String kind,
+        boolean namespaced,
+        List<String> shortNames,
+        List<String> categories,
+        boolean generation) {
+      this.group = group;
+      this.plural = plural;
+      this.kind = kind;
+      this.namespaced = namespaced;
+      this.shortNames = shortNames;
+      this.categories = categories;
+      this.generation = generation;
+    }
+
+    Spec status() {
+      status = true;
+      return this;
+    }
+
+    Spec scale(ResourceType.ScaleSpec spec) {
+      scale = spec;
+      return this;
+    }
+
+    Spec fields(Set<String> supported) {
+      fields = supported;
+      return this;
+    }
+
+    Spec columns(ResourceType.PrinterColumn... printerColumns) {
+      columns = List.of(printerColumns);
+      return this;
+    }
+
+    Spec rules(TypeRules typeRules) {
+      rules = typeRules;
+      return this;
+    }
+
+    ResourceType build() {
+      String version = "v1";
+      return new ResourceType(
+          group,
+          version,
+          plural,
+          kind.toLowerCase(java.util.Locale.ROOT),
+          kind,
+          namespaced,
+          shortNames,
+          categories,
+          status,
+          scale,
+          generation,
+          fields,
+          columns,
+          rules,
+          false);
+    }
+  }
+}

@@ -1,0 +1,189 @@
+package io.podset.testkit;
+
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.podset.runtime.time.Clock;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A real HTTP/1.1 server on 127.0.0.1 that speaks the Kubernetes API in JSON, for tests: the
+ * fabric8 client and {@code kubectl} use it as they would a cluster. See the package documentation
+ * for what it emulates and what it does not.
+ *
+ * <p>Thread-safe. Close it to stop the server and the client it handed out.
+ *
+ * <pre>{@code
+ * try (FakeApiServer server = FakeApiServer.start()) {
+ *   server.installCrds(Path.of("deploy/crd.yaml"));
+ *   KubernetesClient client = server.client();
+ *   ...
+ * }
+ * }</pre>
+ */
+public interface FakeApiServer extends AutoCloseable {
+
+  /** Starts a server with default options on a free port. */
+  static FakeApiServer start() {
+    return builder().start();
+  }
+
+  /** A builder for a server with non-default options. */
+  static Builder builder() {
+    return new Builder();
+  }
+
+  /** The base URL, for example {@code http://127.0.0.1:39211}. */
+  URI url();
+
+  /**
+   * A fabric8 client for this server, created on first use and closed with the server. Its default
+   * namespace is {@code default}.
+   */
+  KubernetesClient client();
+
+  /** A new fabric8 client for this server; the caller closes it. */
+  KubernetesClient newClient();
+
+  /** The fabric8 configuration used by {@link #client()}: URL, namespace {@code default}. */
+  Config clientConfig();
+
+  /**
+   * Writes a kubeconfig pointing at this server (context {@code fake}, namespace {@code default})
+   * for {@code kubectl --kubeconfig}.
+   *
+   * @return {@code path}
+   */
+  Path writeKubeconfig(Path path);
+
+  /**
+   * Creates (or replaces) the CRDs in a YAML or JSON stream of one or more documents; other kinds
+   * in the stream are rejected. Returns once the custom resources are served.
+   *
+   * @return the stored definitions
+   * @throws IllegalArgumentException if a document is not a valid CustomResourceDefinition
+   */
+  List<CustomResourceDefinition> installCrds(InputStream yaml);
+
+  /** {@link #installCrds(InputStream)} from a file. */
+  List<CustomResourceDefinition> installCrds(Path yaml);
+
+  /** Creates (or replaces) one CRD. */
+  CustomResourceDefinition installCrd(CustomResourceDefinition crd);
+
+  /**
+   * Creates (or replaces) a CRD derived from a fabric8 custom resource class ({@code @Group},
+   * {@code @Version}, {@code @Kind}, {@code @Plural}, {@code @ShortNames}, {@code Namespaced}),
+   * with a schema that keeps unknown fields and a status subresource when the class has a status
+   * type.
+   */
+  CustomResourceDefinition installCrd(Class<? extends CustomResource<?, ?>> type);
+
+  /** The newest resourceVersion (the global revision). */
+  long resourceVersion();
+
+  /** Forgets the change history: every watch resume or exact list at an older revision gets 410. */
+  void compactHistory();
+
+  /** The number of watches currently open. */
+  int openWatches();
+
+  /** Stops the server, ends open watches and closes {@link #client()}. Idempotent. */
+  @Override
+  void close();
+
+  /**
+   * Options of a server. Each setter validates its argument at once.
+   *
+   * <p>Not thread-safe; use from one thread.
+   */
+  final class Builder {
+    int historyWindow = 10_000;
+    Duration bookmarkInterval = Duration.ofSeconds(10);
+    Clock clock = Clock.system();
+    String kubernetesVersion = "v1.33.4";
+    int port;
+
+    Builder() {}
+
+    /**
+     * How many changes are kept for watch resumption and consistent pagination; older revisions get
+     * 410 Expired. Default 10000.
+     *
+     * @throws IllegalArgumentException if {@code changes} is not positive
+     */
+    public Builder historyWindow(int changes) {
+      if (changes < 1) {
+        throw new IllegalArgumentException("historyWindow must be positive: " + changes);
+      }
+      this.historyWindow = changes;
+      return this;
+    }
+
+    /**
+     * How often watches with {@code allowWatchBookmarks=true} receive a BOOKMARK. Default 10 s.
+     *
+     * @throws IllegalArgumentException if {@code interval} is not positive
+     */
+    public Builder bookmarkInterval(Duration interval) {
+      Objects.requireNonNull(interval, "interval");
+      if (interval.isNegative() || interval.isZero()) {
+        throw new IllegalArgumentException("bookmarkInterval must be positive: " + interval);
+      }
+      this.bookmarkInterval = interval;
+      return this;
+    }
+
+    /**
+     * The clock for timestamps, bookmarks and watch timeouts; a {@code ManualClock} makes them
+     * deterministic. Default: the system clock.
+     */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * The version reported by {@code /version}. Default {@code v1.33.4} (our kubectl dispatches on
+     * the minor version).
+     *
+     * @throws IllegalArgumentException if it is not of the form {@code v1.N.P}
+     */
+    public Builder kubernetesVersion(String version) {
+      Objects.requireNonNull(version, "version");
+      if (!version.matches("v1\\.\\d+\\.\\d+.*")) {
+        throw new IllegalArgumentException("kubernetesVersion must look like v1.33.4: " + version);
+      }
+      this.kubernetesVersion = version;
+      return this;
+    }
+
+    /**
+     * The port to listen on; 0 (default) picks a free one.
+     *
+     * @throws IllegalArgumentException if outside 0..65535
+     */
+    public Builder port(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port must be in 0..65535: " + port);
+      }
+      this.port = port;
+      return this;
+    }
+
+    /**
+     * Starts the server.
+     *
+     * @throws IllegalStateException if it cannot listen
+     */
+    public FakeApiServer start() {
+      return VertxFakeApiServer.start(this);
+    }
+  }
+}

@@ -1,0 +1,209 @@
+package io.podset.testkit;
+
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.ServerWebSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Adapts Vert.x HTTP requests to the pipeline: the pipeline runs on a worker thread (filters may
+ * block); complete responses are written as is; watches stream as chunked JSON lines or, when the
+ * client asked for an upgrade, as one WebSocket text message per event.
+ */
+final class HttpFrontend implements Handler<HttpServerRequest> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(HttpFrontend.class);
+
+  private final Vertx vertx;
+  private final RequestPipeline pipeline;
+
+  HttpFrontend(Vertx vertx, RequestPipeline pipeline) {
+    this.vertx = Objects.requireNonNull(vertx, "vertx");
+    this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
+  }
+
+  @Override
+  public void handle(HttpServerRequest request) {
+    boolean webSocket = "websocket".equalsIgnoreCase(request.getHeader("Upgrade"));
+    if (webSocket) {
+      request.pause();
+      dispatch(request, new byte[0], true);
+      return;
+    }
+    request
+        .body()
+        .onSuccess(body -> dispatch(request, body.getBytes(), false))
+        .onFailure(e -> request.response().setStatusCode(400).end());
+  }
+
+  private void dispatch(HttpServerRequest request, byte[] body, boolean webSocket) {
+    ApiRequest apiRequest = toApiRequest(request, body, webSocket);
+    vertx
+        .executeBlocking(() -> pipeline.handle(apiRequest), false)
+        .onComplete(
+            outcome -> {
+              if (outcome.failed()) {
+                LOG.error("Request pipeline failed for {}", apiRequest.path(), outcome.cause());
+                respond(
+                    request,
+                    ApiResponse.error(
+                        new StatusError(
+                            500, "InternalError", String.valueOf(outcome.cause()), null)));
+                return;
+              }
+              ApiResult result = outcome.result();
+              if (result instanceof WatchResult watch) {
+                if (webSocket) {
+                  upgrade(request, watch);
+                } else {
+                  stream(request, watch);
+                }
+              } else {
+                respond(request, (ApiResponse) result);
+              }
+            });
+  }
+
+  private static ApiRequest toApiRequest(
+      HttpServerRequest request, byte[] body, boolean webSocket) {
+    Map<String, String> query = new HashMap<>();
+    request.params().forEach(e -> query.putIfAbsent(e.getKey(), e.getValue()));
+    Map<String, String> headers = new HashMap<>();
+    request
+        .headers()
+        .forEach(e -> headers.putIfAbsent(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
+    return new ApiRequest(request.method().name(), request.path(), query, headers, body, webSocket);
+  }
+
+  private static void respond(HttpServerRequest request, ApiResponse response) {
+    HttpServerResponse http = request.response();
+    http.setStatusCode(response.status());
+    http.putHeader("Content-Type", response.contentType());
+    response.headers().forEach(http::putHeader);
+    http.end(Buffer.buffer(response.body()));
+  }
+
+  private static void stream(HttpServerRequest request, WatchResult watch) {
+    HttpServerResponse http = request.response();
+    http.setStatusCode(200);
+    http.setChunked(true);
+    http.putHeader("Content-Type", "application/json");
+    http.putHeader("Transfer-Encoding", "chunked");
+    http.writeHead();
+    AtomicReference<Runnable> stop = new AtomicReference<>();
+    http.closeHandler(
+        v -> {
+          Runnable s = stop.get();
+          if (s != null) {
+            s.run();
+          }
+        });
+    stop.set(watch.opener().open(new ChunkedSink(http)));
+    if (http.closed()) {
+      stop.get().run();
+    }
+  }
+
+  private static void upgrade(HttpServerRequest request, WatchResult watch) {
+    request
+        .toWebSocket()
+        .onSuccess(
+            socket -> {
+              AtomicReference<Runnable> stop = new AtomicReference<>();
+              socket.closeHandler(
+                  v -> {
+                    Runnable s = stop.get();
+                    if (s != null) {
+                      s.run();
+                    }
+                  });
+              stop.set(watch.opener().open(new WebSocketSink(socket)));
+              if (socket.isClosed()) {
+                stop.get().run();
+              }
+            })
+        .onFailure(e -> LOG.debug("WebSocket upgrade failed", e));
+  }
+
+  /** Chunked HTTP: one JSON line per event. */
+  private static final class ChunkedSink implements WatchSink {
+    private final HttpServerResponse response;
+    private final Object lock = new Object();
+    // Guarded by lock.
+    private boolean ended;
+
+    ChunkedSink(HttpServerResponse response) {
+      this.response = response;
+    }
+
+    @Override
+    public void send(byte[] event) {
+      synchronized (lock) {
+        if (!ended && !response.closed()) {
+          response.write(Buffer.buffer(event));
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      synchronized (lock) {
+        if (ended) {
+          return;
+        }
+        ended = true;
+        if (!response.closed() && !response.ended()) {
+          response.end();
+        }
+      }
+    }
+  }
+
+  /** WebSocket: one text message per event. */
+  private static final class WebSocketSink implements WatchSink {
+    private final ServerWebSocket socket;
+    private final Object lock = new Object();
+    // Guarded by lock.
+    private boolean ended;
+
+    WebSocketSink(ServerWebSocket socket) {
+      this.socket = socket;
+    }
+
+    @Override
+    public void send(byte[] event) {
+      synchronized (lock) {
+        if (!ended && !socket.isClosed()) {
+          int length = event.length;
+          while (length > 0 && event[length - 1] == '\n') {
+            length--;
+          }
+          socket.writeTextMessage(new String(event, 0, length, StandardCharsets.UTF_8));
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      synchronized (lock) {
+        if (ended) {
+          return;
+        }
+        ended = true;
+        if (!socket.isClosed()) {
+          socket.close();
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,442 @@
+package io.podset.testkit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.podset.runtime.time.Clock;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+import java.util.UUID;
+
+/**
+ * Create, update, patch and delete of objects and of their status and scale subresources, with
+ * Kubernetes' preconditions, defaulting, validation and metadata rules.
+ */
+final class ObjectWrites {
+
+  /** Which part of an object a write addresses. */
+  enum Target {
+    MAIN,
+    STATUS
+  }
+
+  private final ObjectStore store;
+  private final Clock clock;
+  private final Object randomLock = new Object();
+  // Guarded by randomLock.
+  private final Random random;
+
+  ObjectWrites(ObjectStore store, Clock clock, Random random) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.random = Objects.requireNonNull(random, "random");
+  }
+
+  static ObjectNode parseObject(ApiRequest request) {
+    String type = request.contentType();
+    if (type != null
+        && !type.equals("application/json")
+        && !type.equals("*/*")
+        && !type.endsWith("+json")) {
+      throw StatusError.unsupportedMediaType(type);
+    }
+    JsonNode node;
+    try {
+      node = Json.parse(request.body());
+    } catch (IOException e) {
+      throw StatusError.badRequest(
+          "the body of the request could not be decoded: " + e.getMessage());
+    }
+    if (node == null || !node.isObject()) {
+      throw StatusError.badRequest("the body of the request must be a JSON object");
+    }
+    return (ObjectNode) node;
+  }
+
+  private static void checkKind(ResourceType type, ObjectNode body) {
+    String apiVersion = body.path("apiVersion").asText("");
+    String kind = body.path("kind").asText("");
+    if (apiVersion.isEmpty()) {
+      body.put("apiVersion", type.apiVersion());
+    } else if (!apiVersion.equals(type.apiVersion())) {
+      throw StatusError.badRequest(
+          "the API version in the data ("
+              + apiVersion
+              + ") does not match the expected API version ("
+              + type.apiVersion()
+              + ")");
+    }
+    if (kind.isEmpty()) {
+      body.put("kind", type.kind());
+    } else if (!kind.equals(type.kind())) {
+      throw StatusError.badRequest(
+          "the kind in the data ("
+              + kind
+              + ") does not match the expected kind ("
+              + type.kind()
+              + ")");
+    }
+  }
+
+  private static void checkNamespace(ResourceType type, String namespace, ObjectNode body) {
+    ObjectNode meta = Json.metadata(body);
+    if (!type.namespaced()) {
+      meta.remove("namespace");
+      return;
+    }
+    String declared = meta.path("namespace").asText("");
+    if (declared.isEmpty()) {
+      meta.put("namespace", namespace);
+    } else if (!declared.equals(namespace)) {
+      throw StatusError.badRequest(
+          "the namespace of the provided object does not match the namespace sent on the request");
+    }
+  }
+
+  /** POST to a collection. */
+  ApiResponse create(ResourceType type, String namespace, ApiRequest request) {
+    ObjectNode body = parseObject(request);
+    checkKind(type, body);
+    checkNamespace(type, namespace, body);
+    if (type.namespaced() && store.get("/namespaces", namespace) == null) {
+      throw StatusError.namespaceNotFound(namespace);
+    }
+    ObjectNode meta = Json.metadata(body);
+    if (!meta.path("resourceVersion").asText("").isEmpty()) {
+      throw new StatusError(
+          500,
+          "InternalError",
+          "Internal error occurred: resourceVersion should not be set on objects to be created",
+          null);
+    }
+    String generateName = meta.path("generateName").asText("");
+    boolean generated = meta.path("name").asText("").isEmpty() && !generateName.isEmpty();
+    if (meta.path("name").asText("").isEmpty() && !generated) {
+      throw StatusError.invalid(
+          type,
+          "",
+          List.of(
+              new StatusError.Cause(
+                  "FieldValueRequired",
+                  "metadata.name",
+                  "Required value: name or generateName is required")));
+    }
+    meta.put("uid", UUID.randomUUID().toString());
+    meta.put("creationTimestamp", ObjectMeta.timestamp(clock.instant()));
+    meta.remove("deletionTimestamp");
+    meta.remove("deletionGracePeriodSeconds");
+    if (type.generation()) {
+      meta.put("generation", 1);
+    } else {
+      meta.remove("generation");
+    }
+    if (type.statusSubresource()) {
+      body.remove("status");
+    }
+    type.rules().prepareForCreate(body);
+    type.rules().applyDefaults(body);
+    while (true) {
+      if (generated) {
+        synchronized (randomLock) {
+          meta.put("name", ObjectMeta.generateName(generateName, random));
+        }
+      }
+      String name = meta.path("name").asText();
+      validate(type, name, body, true);
+      String key = ObjectStore.key(type.namespaced() ? namespace : null, name);
+      boolean[] clash = new boolean[1];
+      ObjectStore.WriteResult result =
+          store.write(
+              type.storageKey(),
+              key,
+              current -> {
+                if (current != null) {
+                  if (generated) {
+                    clash[0] = true;
+                    return current;
+                  }
+                  throw StatusError.alreadyExists(type, name);
+                }
+                return body;
+              });
+      if (!clash[0]) {
+        return ApiResponse.json(201, ObjectMeta.render(type, result.object()));
+      }
+    }
+  }
+
+  private static void validate(ResourceType type, String name, ObjectNode object, boolean create) {
+    List<StatusError.Cause> causes = new ArrayList<>();
+    if (create) {
+      String problem = type.rules().nameRule().check(name);
+      if (problem != null) {
+        causes.add(
+            new StatusError.Cause(
+                "FieldValueInvalid",
+                "metadata.name",
+                "Invalid value: \"" + name + "\": " + problem));
+      }
+    }
+    ObjectMeta.validateLabels(object, causes);
+    type.rules().validate(object, causes);
+    if (!causes.isEmpty()) {
+      throw StatusError.invalid(type, name, causes);
+    }
+  }
+
+  /** PUT of an object or its status. */
+  ApiResponse update(
+      ResourceType type, String namespace, String name, Target target, ApiRequest request) {
+    ObjectNode body = parseObject(request);
+    checkKind(type, body);
+    checkNamespace(type, namespace, body);
+    String bodyName = Json.name(body);
+    if (bodyName != null && !bodyName.equals(name)) {
+      throw StatusError.badRequest(
+          "the name of the object ("
+              + bodyName
+              + ") does not match the name on the URL ("
+              + name
+              + ")");
+    }
+    Json.metadata(body).put("name", name);
+    return commitUpdate(type, namespace, name, target, current -> body);
+  }
+
+  /** PATCH of an object or its status. */
+  ApiResponse patch(
+      ResourceType type, String namespace, String name, Target target, ApiRequest request) {
+    JsonNode patch = parsePatch(type, request);
+    String contentType = request.contentType();
+    return commitUpdate(
+        type,
+        namespace,
+        name,
+        target,
+        current -> {
+          JsonNode patched = applyPatch(contentType, ObjectMeta.render(type, current), patch);
+          if (!patched.isObject()) {
+            throw StatusError.badRequest("the patched object is not a JSON object");
+          }
+          ObjectNode result = (ObjectNode) patched;
+          checkKind(type, result);
+          checkNamespace(type, namespace, result);
+          if (!name.equals(Json.name(result))) {
+            throw StatusError.badRequest("metadata.name cannot be changed by a patch");
+          }
+          return result;
+        });
+  }
+
+  static JsonNode parsePatch(ResourceType type, ApiRequest request) {
+    String contentType = request.contentType();
+    if (contentType == null) {
+      throw StatusError.unsupportedMediaType(null);
+    }
+    switch (contentType) {
+      case "application/json-patch+json", "application/merge-patch+json" -> {}
+      case "application/strategic-merge-patch+json" -> {
+        if (type.custom()) {
+          throw StatusError.unsupportedMediaType(contentType);
+        }
+      }
+      default -> throw StatusError.unsupportedMediaType(contentType);
+    }
+    try {
+      JsonNode patch = Json.parse(request.body());
+      if (patch == null) {
+        throw StatusError.badRequest("empty patch");
+      }
+      return patch;
+    } catch (IOException e) {
+      throw StatusError.badRequest("error decoding patch: " + e.getMessage());
+    }
+  }
+
+  static JsonNode applyPatch(String contentType, JsonNode current, JsonNode patch) {
+    return switch (contentType) {
+      case "application/json-patch+json" -> Patches.jsonPatch(current, patch);
+      case "application/strategic-merge-patch+json" ->
+          Patches.mergePatch(current, withoutDirectives(patch));
+      default -> {
+        if (!patch.isObject()) {
+          throw StatusError.badRequest("a merge patch must be a JSON object");
+        }
+        yield Patches.mergePatch(current, patch);
+      }
+    };
+  }
+
+  /** Strategic-merge directives are dropped until the strategic merge is modelled (issue 5). */
+  private static JsonNode withoutDirectives(JsonNode patch) {
+    if (patch instanceof ObjectNode object) {
+      ObjectNode copy = Json.object();
+      object
+          .fields()
+          .forEachRemaining(
+              e -> {
+                if (!e.getKey().startsWith("$")) {
+                  copy.set(e.getKey(), withoutDirectives(e.getValue()));
+                }
+              });
+      return copy;
+    }
+    return patch;
+  }
+
+  /** Computes the desired object from the current one. */
+  @FunctionalInterface
+  interface Desired {
+    ObjectNode from(ObjectNode current);
+  }
+
+  ApiResponse commitUpdate(
+      ResourceType type, String namespace, String name, Target target, Desired desired) {
+    String key = ObjectStore.key(type.namespaced() ? namespace : null, name);
+    ObjectStore.WriteResult result =
+        store.write(
+            type.storageKey(),
+            key,
+            current -> {
+              if (current == null) {
+                throw StatusError.notFound(type, name);
+              }
+              ObjectNode body = desired.from(current);
+              return prepareUpdate(type, current, body, target);
+            });
+    return ApiResponse.json(200, ObjectMeta.render(type, result.object()));
+  }
+
+  /** The object to store for an update of {@code current} with {@code body}. */
+  static ObjectNode prepareUpdate(
+      ResourceType type, ObjectNode current, ObjectNode body, Target target) {
+    String name = Json.name(current);
+    String expected = Json.resourceVersion(body);
+    if (expected != null
+        && !expected.isEmpty()
+        && !expected.equals(Json.resourceVersion(current))) {
+      throw StatusError.conflict(type, name);
+    }
+    ObjectNode next;
+    if (target == Target.STATUS) {
+      next = current.deepCopy();
+      JsonNode status = body.get("status");
+      if (status == null) {
+        next.remove("status");
+      } else {
+        next.set("status", status.deepCopy());
+      }
+    } else {
+      next = body.deepCopy();
+      if (type.statusSubresource()) {
+        JsonNode status = current.get("status");
+        if (status == null) {
+          next.remove("status");
+        } else {
+          next.set("status", status.deepCopy());
+        }
+      }
+      ObjectNode meta = Json.metadata(next);
+      ObjectNode old = (ObjectNode) current.get("metadata");
+      for (String immutable :
+          List.of(
+              "uid",
+              "creationTimestamp",
+              "deletionTimestamp",
+              "deletionGracePeriodSeconds",
+              "namespace",
+              "generation")) {
+        JsonNode value = old.get(immutable);
+        if (value == null) {
+          meta.remove(immutable);
+        } else {
+          meta.set(immutable, value);
+        }
+      }
+    }
+    next.put("apiVersion", current.path("apiVersion").asText());
+    Json.metadata(next).put("resourceVersion", Json.resourceVersion(current));
+    type.rules().applyDefaults(next);
+    validate(type, name, next, false);
+    if (type.generation() && ObjectMeta.specChanged(current, next, type.statusSubresource())) {
+      long generation = current.path("metadata").path("generation").asLong(0);
+      Json.metadata(next).put("generation", generation + 1);
+    }
+    return next;
+  }
+
+  /** DELETE of one object, with uid and resourceVersion preconditions. */
+  ApiResponse delete(ResourceType type, String namespace, String name, ApiRequest request) {
+    JsonNode options = deleteOptions(request);
+    String key = ObjectStore.key(type.namespaced() ? namespace : null, name);
+    ObjectStore.WriteResult result =
+        store.write(
+            type.storageKey(),
+            key,
+            current -> {
+              if (current == null) {
+                throw StatusError.notFound(type, name);
+              }
+              checkPreconditions(type, current, options);
+              return null;
+            });
+    return ApiResponse.json(200, ObjectMeta.render(type, result.object()));
+  }
+
+  static JsonNode deleteOptions(ApiRequest request) {
+    JsonNode options = Json.object();
+    if (request.body().length > 0) {
+      try {
+        JsonNode parsed = Json.parse(request.body());
+        if (parsed != null && parsed.isObject()) {
+          options = parsed;
+        }
+      } catch (IOException e) {
+        throw StatusError.badRequest(
+            "the DeleteOptions body could not be decoded: " + e.getMessage());
+      }
+    }
+    String policy = options.path("propagationPolicy").asText(request.param("propagationPolicy"));
+    if (policy != null
+        && !policy.isEmpty()
+        && !List.of("Orphan", "Background", "Foreground").contains(policy)) {
+      throw StatusError.badRequest(
+          "propagationPolicy: Unsupported value: \""
+              + policy
+              + "\": supported values: \"Foreground\", \"Background\", \"Orphan\"");
+    }
+    return options;
+  }
+
+  private static void checkPreconditions(ResourceType type, ObjectNode current, JsonNode options) {
+    JsonNode pre = options.path("preconditions");
+    String uid = pre.path("uid").asText("");
+    String actualUid = Json.text(current, "metadata.uid");
+    if (!uid.isEmpty() && !uid.equals(actualUid)) {
+      throw new StatusError(
+          409,
+          "Conflict",
+          "Precondition failed: UID in precondition: " + uid + ", UID in object meta: " + actualUid,
+          StatusError.details(Json.name(current), type.group(), type.plural()));
+    }
+    String rv = pre.path("resourceVersion").asText("");
+    String actualRv = Json.resourceVersion(current);
+    if (!rv.isEmpty() && !rv.equals(actualRv)) {
+      throw new StatusError(
+          409,
+          "Conflict",
+          "Precondition failed: ResourceVersion in precondition: "
+              + rv
+              + ", ResourceVersion in object meta: "
+              + actualRv,
+          StatusError.details(Json.name(current), type.group(), type.plural()));
+    }
+  }
+
+  /** Deletes one object by key without preconditions; null when it was absent. */
+  ObjectNode deleteQuietly(ResourceType type, String key) {
+    return store.write(type.storageKey(), key, current -> null).object();
+  }
+}

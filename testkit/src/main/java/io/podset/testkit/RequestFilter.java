@@ -1,0 +1,19 @@
+package io.podset.testkit;
+
+/**
+ * A stage of the request pipeline, in front of the API handlers: it can observe, alter, delay or
+ * answer a request (a request journal, fault-injection rules). Filters run on worker threads and
+ * may block.
+ */
+@FunctionalInterface
+interface RequestFilter {
+
+  /** Handles the request, usually by calling {@code next.proceed(request)}. */
+  ApiResult filter(ApiRequest request, Chain next);
+
+  /** The rest of the pipeline. */
+  @FunctionalInterface
+  interface Chain {
+    ApiResult proceed(ApiRequest request);
+  }
+}

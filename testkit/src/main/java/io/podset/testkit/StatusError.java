@@ -1,0 +1,173 @@
+package io.podset.testkit;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A request failure carried to the HTTP layer as a Kubernetes {@code Status} body, with the reason
+ * and code a real API server uses for the same situation.
+ */
+final class StatusError extends RuntimeException {
+
+  private static final long serialVersionUID = 1L;
+
+  /** One field-level cause of an Invalid error. */
+  record Cause(String reason, String field, String message) {}
+
+  private final int code;
+  private final String reason;
+  private final transient ObjectNode details;
+
+  StatusError(int code, String reason, String message, ObjectNode details) {
+    super(message);
+    this.code = code;
+    this.reason = Objects.requireNonNull(reason, "reason");
+    this.details = details;
+  }
+
+  int code() {
+    return code;
+  }
+
+  String reason() {
+    return reason;
+  }
+
+  /** The {@code Status} object of this failure. */
+  ObjectNode toStatus() {
+    return status(code, reason, getMessage(), details);
+  }
+
+  static ObjectNode status(int code, String reason, String message, ObjectNode details) {
+    ObjectNode status = Json.object();
+    status.put("kind", "Status");
+    status.put("apiVersion", "v1");
+    status.putObject("metadata");
+    status.put("status", code < 400 ? "Success" : "Failure");
+    status.put("message", message);
+    status.put("reason", reason);
+    if (details != null) {
+      status.set("details", details);
+    }
+    status.put("code", code);
+    return status;
+  }
+
+  static ObjectNode details(String name, String group, String kind) {
+    ObjectNode details = Json.object();
+    if (name != null) {
+      details.put("name", name);
+    }
+    if (group != null && !group.isEmpty()) {
+      details.put("group", group);
+    }
+    if (kind != null) {
+      details.put("kind", kind);
+    }
+    return details;
+  }
+
+  static String qualified(ResourceType type) {
+    return type.group().isEmpty() ? type.plural() : type.plural() + "." + type.group();
+  }
+
+  static StatusError notFound(ResourceType type, String name) {
+    return new StatusError(
+        404,
+        "NotFound",
+        qualified(type) + " \"" + name + "\" not found",
+        details(name, type.group(), type.plural()));
+  }
+
+  static StatusError namespaceNotFound(String namespace) {
+    return new StatusError(
+        404,
+        "NotFound",
+        "namespaces \"" + namespace + "\" not found",
+        details(namespace, "", "namespaces"));
+  }
+
+  static StatusError pathNotFound(String message) {
+    return new StatusError(404, "NotFound", message, null);
+  }
+
+  static StatusError alreadyExists(ResourceType type, String name) {
+    return new StatusError(
+        409,
+        "AlreadyExists",
+        qualified(type) + " \"" + name + "\" already exists",
+        details(name, type.group(), type.plural()));
+  }
+
+  static StatusError conflict(ResourceType type, String name) {
+    return new StatusError(
+        409,
+        "Conflict",
+        "Operation cannot be fulfilled on "
+            + qualified(type)
+            + " \""
+            + name
+            + "\": the object has been modified; please apply your changes to the latest version"
+            + " and try again",
+        details(name, type.group(), type.plural()));
+  }
+
+  static StatusError invalid(ResourceType type, String name, List<Cause> causes) {
+    ObjectNode details = details(name, type.group(), type.kind());
+    ArrayNode array = details.putArray("causes");
+    StringBuilder message = new StringBuilder();
+    for (Cause cause : causes) {
+      ObjectNode c = array.addObject();
+      c.put("reason", cause.reason());
+      c.put("message", cause.message());
+      c.put("field", cause.field());
+      message.append(message.length() == 0 ? "" : ", ");
+      message.append(cause.field()).append(": ").append(cause.message());
+    }
+    String kind = type.group().isEmpty() ? type.kind() : type.kind() + "." + type.group();
+    String text = kind + " \"" + name + "\" is invalid: ";
+    if (causes.size() > 1) {
+      text += "[" + message + "]";
+    } else {
+      text += message;
+    }
+    return new StatusError(422, "Invalid", text, details);
+  }
+
+  static StatusError badRequest(String message) {
+    return new StatusError(400, "BadRequest", message, null);
+  }
+
+  static StatusError gone(String message) {
+    return new StatusError(410, "Expired", message, null);
+  }
+
+  static StatusError methodNotAllowed(String message) {
+    return new StatusError(405, "MethodNotAllowed", message, null);
+  }
+
+  static StatusError unsupportedMediaType(String contentType) {
+    return new StatusError(
+        415,
+        "UnsupportedMediaType",
+        "the body of the request was in an unknown format - accepted media types include: "
+            + "application/json-patch+json, application/merge-patch+json"
+            + (contentType == null ? "" : " (got " + contentType + ")"),
+        null);
+  }
+
+  static StatusError tooLargeResourceVersion(long requested, long current) {
+    ObjectNode details = Json.object();
+    ObjectNode cause = details.putArray("causes").addObject();
+    cause.put("reason", "ResourceVersionTooLarge");
+    cause.put("message", "Too large resource version");
+    details.put("retryAfterSeconds", 1);
+    return new StatusError(
+        504,
+        "Timeout",
+        "Timeout: Too large resource version: " + requested + ", current: " + current,
+        details);
+  }
+}

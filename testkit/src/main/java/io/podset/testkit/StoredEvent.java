@@ -1,0 +1,82 @@
+package io.podset.testkit;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Objects;
+
+/**
+ * One committed change, kept in the store's history for watch resumption and consistent lists.
+ * Objects are never mutated after they are stored; the JSON of the object is computed once and
+ * shared by every watch that sends it.
+ */
+final class StoredEvent {
+
+  /** The kinds of change, spelled as in watch events. */
+  enum Type {
+    ADDED,
+    MODIFIED,
+    DELETED
+  }
+
+  private final long resourceVersion;
+  private final Type type;
+  private final String storageKey;
+  private final String key;
+  private final ObjectNode object;
+  private final ObjectNode previous;
+  // Guarded by this: the serialized object, computed on first use.
+  private byte[] objectJson;
+
+  /**
+   * @param resourceVersion the revision of the change
+   * @param type the change
+   * @param storageKey where the object lives ({@code group/plural})
+   * @param key {@code namespace/name} or {@code name}
+   * @param object the new object; for DELETED the last state (with the deletion's revision)
+   * @param previous the state before (null for ADDED)
+   */
+  StoredEvent(
+      long resourceVersion,
+      Type type,
+      String storageKey,
+      String key,
+      ObjectNode object,
+      ObjectNode previous) {
+    this.resourceVersion = resourceVersion;
+    this.type = Objects.requireNonNull(type, "type");
+    this.storageKey = Objects.requireNonNull(storageKey, "storageKey");
+    this.key = Objects.requireNonNull(key, "key");
+    this.object = Objects.requireNonNull(object, "object");
+    this.previous = previous;
+  }
+
+  long resourceVersion() {
+    return resourceVersion;
+  }
+
+  Type type() {
+    return type;
+  }
+
+  String storageKey() {
+    return storageKey;
+  }
+
+  String key() {
+    return key;
+  }
+
+  ObjectNode object() {
+    return object;
+  }
+
+  ObjectNode previous() {
+    return previous;
+  }
+
+  synchronized byte[] objectJson() {
+    if (objectJson == null) {
+      objectJson = Json.bytes(object);
+    }
+    return objectJson;
+  }
+}

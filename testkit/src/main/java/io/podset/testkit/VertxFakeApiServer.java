@@ -1,0 +1,366 @@
+package io.podset.testkit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.podset.runtime.time.Clock;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The server behind {@link FakeApiServer}: Vert.x HTTP in front of the pipeline and the store. */
+final class VertxFakeApiServer implements FakeApiServer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(VertxFakeApiServer.class);
+  private static final List<String> INITIAL_NAMESPACES =
+      List.of("default", "kube-system", "kube-public", "kube-node-lease");
+
+  private static final Object VERTX_LOCK = new Object();
+  // Guarded by VERTX_LOCK: one event-loop group shared by every server in the JVM.
+  private static Vertx sharedVertx;
+
+  private final HttpServer http;
+  private final URI url;
+  private final ObjectStore store;
+  private final ResourceRegistry registry;
+  private final ApiRouter router;
+  private final RequestPipeline pipeline;
+  private final Object lock = new Object();
+  // Guarded by lock.
+  private KubernetesClient client;
+  // Guarded by lock.
+  private boolean closed;
+
+  private VertxFakeApiServer(
+      HttpServer http,
+      URI url,
+      ObjectStore store,
+      ResourceRegistry registry,
+      ApiRouter router,
+      RequestPipeline pipeline) {
+    this.http = http;
+    this.url = url;
+    this.store = store;
+    this.registry = registry;
+    this.router = router;
+    this.pipeline = pipeline;
+  }
+
+  private static Vertx vertx() {
+    synchronized (VERTX_LOCK) {
+      if (sharedVertx == null) {
+        sharedVertx =
+            Vertx.vertx(
+                new VertxOptions()
+                    .setUseDaemonThread(true)
+                    .setEventLoopPoolSize(2)
+                    .setWorkerPoolSize(16)
+                    .setBlockedThreadCheckInterval(TimeUnit.SECONDS.toMillis(10)));
+      }
+      return sharedVertx;
+    }
+  }
+
+  static FakeApiServer start(Builder options) {
+    Clock clock = options.clock;
+    ObjectStore store = new ObjectStore(options.historyWindow);
+    ResourceRegistry registry = new ResourceRegistry();
+    BuiltinResources.all().forEach(registry::register);
+    store.addCommitListener(new CrdController(registry, store));
+    ObjectReads reads = new ObjectReads(store, clock);
+    ObjectWrites writes = new ObjectWrites(store, clock, new SecureRandom());
+    Vertx vertx = vertx();
+    // The router needs the address for discovery; bind first with a late-bound handler.
+    ApiRouter[] routerHolder = new ApiRouter[1];
+    RequestPipeline pipeline = new RequestPipeline(request -> routerHolder[0].proceed(request));
+    HttpServer http =
+        vertx
+            .createHttpServer(
+                new HttpServerOptions()
+                    .setHost("127.0.0.1")
+                    .setPort(options.port)
+                    .setMaxWebSocketFrameSize(1 << 20)
+                    .setMaxWebSocketMessageSize(16 << 20)
+                    .setMaxInitialLineLength(16 * 1024))
+            .requestHandler(new HttpFrontend(vertx, pipeline));
+    try {
+      http.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while starting the fake API server", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("the fake API server could not listen: " + e.getMessage(), e);
+    }
+    String address = "127.0.0.1:" + http.actualPort();
+    Discovery discovery = new Discovery(registry, options.kubernetesVersion, address);
+    ApiRouter router =
+        new ApiRouter(registry, store, discovery, reads, writes, clock, options.bookmarkInterval);
+    routerHolder[0] = router;
+    VertxFakeApiServer server =
+        new VertxFakeApiServer(
+            http, URI.create("http://" + address), store, registry, router, pipeline);
+    for (String namespace : INITIAL_NAMESPACES) {
+      ObjectNode ns = Json.object();
+      ns.put("apiVersion", "v1");
+      ns.put("kind", "Namespace");
+      ns.putObject("metadata").put("name", namespace);
+      server.call("POST", "/api/v1/namespaces", ns);
+    }
+    LOG.debug("Fake API server listening on {}", server.url);
+    return server;
+  }
+
+  /** Runs a request through the router (not the filters): for set-up done by the test itself. */
+  ApiResponse call(String method, String path, JsonNode body) {
+    ApiRequest request =
+        new ApiRequest(
+            method,
+            path,
+            Map.of(),
+            Map.of("content-type", "application/json"),
+            body == null ? new byte[0] : Json.bytes(body),
+            false);
+    ApiResult result;
+    try {
+      result = router.proceed(request);
+    } catch (StatusError e) {
+      return ApiResponse.error(e);
+    }
+    return (ApiResponse) result;
+  }
+
+  RequestPipeline pipeline() {
+    return pipeline;
+  }
+
+  ResourceRegistry registry() {
+    return registry;
+  }
+
+  @Override
+  public URI url() {
+    return url;
+  }
+
+  @Override
+  public Config clientConfig() {
+    return new ConfigBuilder(Config.empty())
+        .withMasterUrl(url.toString())
+        .withNamespace("default")
+        .withTrustCerts(true)
+        .build();
+  }
+
+  @Override
+  public KubernetesClient client() {
+    synchronized (lock) {
+      if (closed) {
+        throw new IllegalStateException("the fake API server is closed");
+      }
+      if (client == null) {
+        client = newClient();
+      }
+      return client;
+    }
+  }
+
+  @Override
+  public KubernetesClient newClient() {
+    return new KubernetesClientBuilder().withConfig(clientConfig()).build();
+  }
+
+  @Override
+  public Path writeKubeconfig(Path path) {
+    String yaml =
+        String.join(
+            "\n",
+            "apiVersion: v1",
+            "kind: Config",
+            "clusters:",
+            "- name: fake",
+            "  cluster:",
+            "    server: " + url,
+            "contexts:",
+            "- name: fake",
+            "  context:",
+            "    cluster: fake",
+            "    user: fake",
+            "    namespace: default",
+            "current-context: fake",
+            "users:",
+            "- name: fake",
+            "  user:",
+            "    token: fake-token",
+            "");
+    try {
+      Path parent = path.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      Files.writeString(path, yaml, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write kubeconfig " + path, e);
+    }
+    return path;
+  }
+
+  @Override
+  public List<CustomResourceDefinition> installCrds(InputStream yaml) {
+    List<CustomResourceDefinition> installed = new ArrayList<>();
+    try (MappingIterator<JsonNode> documents =
+        new YAMLMapper().readerFor(JsonNode.class).readValues(yaml)) {
+      while (documents.hasNext()) {
+        JsonNode document = documents.next();
+        if (document == null || document.isNull() || document.isEmpty()) {
+          continue;
+        }
+        if (!"CustomResourceDefinition".equals(document.path("kind").asText())) {
+          throw new IllegalArgumentException(
+              "expected kind CustomResourceDefinition, got: " + document.path("kind"));
+        }
+        installed.add(install((ObjectNode) document));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read CRD YAML", e);
+    }
+    return installed;
+  }
+
+  @Override
+  public List<CustomResourceDefinition> installCrds(Path yaml) {
+    try (InputStream in = Files.newInputStream(yaml)) {
+      return installCrds(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + yaml, e);
+    }
+  }
+
+  @Override
+  public CustomResourceDefinition installCrd(CustomResourceDefinition crd) {
+    return install(Json.toNode(crd));
+  }
+
+  @Override
+  public CustomResourceDefinition installCrd(Class<? extends CustomResource<?, ?>> type) {
+    CustomResourceDefinitionBuilder builder =
+        CustomResourceDefinitionContext.v1CRDFromCustomResourceType(type);
+    CustomResourceDefinition crd = builder.build();
+    ObjectNode node = Json.toNode(crd);
+    for (JsonNode version : node.path("spec").path("versions")) {
+      ObjectNode v = (ObjectNode) version;
+      ObjectNode schema = Json.child(Json.child(v, "schema"), "openAPIV3Schema");
+      if (!schema.has("type")) {
+        schema.put("type", "object");
+        schema.put("x-kubernetes-preserve-unknown-fields", true);
+      }
+      if (hasStatusType(type)) {
+        Json.child(Json.child(v, "subresources"), "status");
+      }
+    }
+    return install(node);
+  }
+
+  private static boolean hasStatusType(Class<?> type) {
+    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+      Type generic = c.getGenericSuperclass();
+      if (generic instanceof ParameterizedType p && p.getRawType() == CustomResource.class) {
+        Type status = p.getActualTypeArguments()[1];
+        return status != Void.class;
+      }
+    }
+    return false;
+  }
+
+  private CustomResourceDefinition install(ObjectNode crd) {
+    ObjectNode metadata = Json.metadata(crd);
+    metadata.remove("resourceVersion");
+    String path = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+    ApiResponse created = call("POST", path, crd);
+    if (created.status() == 409) {
+      created = call("PUT", path + "/" + Json.name(crd), crd);
+    }
+    if (created.status() >= 300) {
+      throw new IllegalArgumentException(
+          "CRD "
+              + Json.name(crd)
+              + " rejected: "
+              + new String(created.body(), StandardCharsets.UTF_8));
+    }
+    try {
+      return Json.MAPPER.readValue(created.body(), CustomResourceDefinition.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public long resourceVersion() {
+    return store.revision();
+  }
+
+  @Override
+  public void compactHistory() {
+    store.compact();
+  }
+
+  @Override
+  public int openWatches() {
+    return store.watchCount();
+  }
+
+  @Override
+  public void close() {
+    KubernetesClient toClose;
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      toClose = client;
+      client = null;
+    }
+    if (toClose != null) {
+      toClose.close();
+    }
+    try {
+      http.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      LOG.warn("Fake API server on {} did not close cleanly", url, e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "FakeApiServer[" + url + "]";
+  }
+}
