@@ -11,13 +11,13 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -94,7 +94,7 @@ final class LocalControlPlane implements RealApiServer {
     ControlPlaneProcesses started = ControlPlaneProcesses.start(settings, workDir, deadlineNanos);
     synchronized (lock) {
       processes = started;
-      adminClient = new KubernetesClientBuilder().withConfig(adminConfig()).build();
+      adminClient = new KubernetesClientBuilder().withConfig(clientConfig()).build();
     }
     version = adminClient.getKubernetesVersion().getGitVersion();
     installCrds(settings.crds(), deadlineNanos);
@@ -112,7 +112,7 @@ final class LocalControlPlane implements RealApiServer {
   }
 
   @Override
-  public KubernetesClient adminClient() {
+  public KubernetesClient client() {
     running();
     synchronized (lock) {
       return adminClient;
@@ -120,25 +120,29 @@ final class LocalControlPlane implements RealApiServer {
   }
 
   @Override
-  public Config adminConfig() {
-    return Config.fromKubeconfig(adminKubeconfig());
+  public KubernetesClient newClient() {
+    return new KubernetesClientBuilder().withConfig(clientConfig()).build();
   }
 
   @Override
-  public String adminKubeconfig() {
+  public Config clientConfig() {
+    return Config.fromKubeconfig(adminKubeconfig());
+  }
+
+  private String adminKubeconfig() {
     ControlPlaneProcesses p = running();
     return Kubeconfigs.render(p.url(), p.caPem(), "envtest-admin", p.adminToken(), "default");
   }
 
   @Override
-  public Path adminKubeconfigFile() {
-    Path file = workDir.resolve("admin.kubeconfig");
+  public Path writeKubeconfig(Path path) {
+    Objects.requireNonNull(path, "path");
     try {
-      Files.writeString(file, adminKubeconfig());
+      Files.writeString(path, adminKubeconfig());
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file, e);
+      throw new UncheckedIOException("cannot write the kubeconfig to " + path, e);
     }
-    return file;
+    return path;
   }
 
   @Override
@@ -146,7 +150,7 @@ final class LocalControlPlane implements RealApiServer {
     requireName(namespace, "namespace");
     requireName(serviceAccount, "serviceAccount");
     ControlPlaneProcesses p = running();
-    KubernetesClient admin = adminClient();
+    KubernetesClient admin = client();
     try {
       admin
           .serviceAccounts()
@@ -197,26 +201,43 @@ final class LocalControlPlane implements RealApiServer {
   }
 
   @Override
-  public void installCrds(Collection<CustomResourceDefinition> crds) {
-    installCrds(crds, System.nanoTime() + settings.startTimeout().toNanos());
+  public List<CustomResourceDefinition> installCrds(InputStream yaml) {
+    return installCrds(CrdDocuments.parse(yaml, "CRD stream"), deadline());
   }
 
-  private void installCrds(Collection<CustomResourceDefinition> crds, long deadlineNanos) {
-    Objects.requireNonNull(crds, "crds");
-    crds.forEach(crd -> Objects.requireNonNull(crd, "crds element"));
-    KubernetesClient admin = adminClient();
+  @Override
+  public List<CustomResourceDefinition> installCrds(Path yaml) {
+    return installCrds(CrdDocuments.parse(yaml), deadline());
+  }
+
+  @Override
+  public CustomResourceDefinition installCrd(CustomResourceDefinition crd) {
+    Objects.requireNonNull(crd, "crd");
+    return installCrds(List.of(crd), deadline()).get(0);
+  }
+
+  private long deadline() {
+    return System.nanoTime() + settings.startTimeout().toNanos();
+  }
+
+  private List<CustomResourceDefinition> installCrds(
+      List<CustomResourceDefinition> crds, long deadlineNanos) {
+    KubernetesClient admin = client();
+    List<CustomResourceDefinition> applied = new ArrayList<>();
     for (CustomResourceDefinition crd : crds) {
-      admin
-          .apiextensions()
-          .v1()
-          .customResourceDefinitions()
-          .resource(crd)
-          .forceConflicts()
-          .serverSideApply();
+      applied.add(
+          admin
+              .apiextensions()
+              .v1()
+              .customResourceDefinitions()
+              .resource(crd)
+              .forceConflicts()
+              .serverSideApply());
     }
     for (CustomResourceDefinition crd : crds) {
       awaitServed(admin, crd, deadlineNanos);
     }
+    return applied;
   }
 
   private void awaitServed(
@@ -252,10 +273,13 @@ final class LocalControlPlane implements RealApiServer {
           List.of(),
           () -> {
             try {
-              admin
-                  .genericKubernetesResources(context)
-                  .inAnyNamespace()
-                  .list(new ListOptionsBuilder().withLimit(1L).build());
+              var resources = admin.genericKubernetesResources(context);
+              var limitOne = new ListOptionsBuilder().withLimit(1L).build();
+              if (Boolean.TRUE.equals(context.isNamespaceScoped())) {
+                resources.inAnyNamespace().list(limitOne);
+              } else {
+                resources.list(limitOne);
+              }
               return true;
             } catch (KubernetesClientException e) {
               if (e.getCode() == 404 || e.getCode() == 503) {

@@ -3,9 +3,10 @@ package io.podset.testkit.envtest;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.Collection;
+import java.util.List;
 
 /**
  * A real Kubernetes control plane for tests, as controller-runtime's envtest: {@code etcd} and
@@ -45,19 +46,25 @@ public interface RealApiServer extends AutoCloseable {
   String version();
 
   /**
-   * A client authenticated as the cluster admin (group {@code system:masters}); owned by this
-   * server, closed by {@link #close()}.
+   * A client authenticated as the cluster admin (group {@code system:masters}), default namespace
+   * {@code default}; created on first use and closed with the server.
    */
-  KubernetesClient adminClient();
+  KubernetesClient client();
 
-  /** A fresh copy of the admin client configuration, for clients the caller creates and closes. */
-  Config adminConfig();
+  /** A new admin client; the caller closes it. */
+  KubernetesClient newClient();
 
-  /** The admin kubeconfig as YAML (certificate authority inlined, bearer token). */
-  String adminKubeconfig();
+  /** A fresh copy of the admin client configuration (bearer token, inlined CA). */
+  Config clientConfig();
 
-  /** The admin kubeconfig written to a file inside this server's temporary directory. */
-  Path adminKubeconfigFile();
+  /**
+   * Writes the admin kubeconfig (context {@code envtest}, namespace {@code default}) for {@code
+   * kubectl --kubeconfig}.
+   *
+   * @return {@code path}
+   * @throws java.io.UncheckedIOException if it cannot be written
+   */
+  Path writeKubeconfig(Path path);
 
   /**
    * The configuration of a client that authenticates as a ServiceAccount with a token from the
@@ -70,7 +77,7 @@ public interface RealApiServer extends AutoCloseable {
   Config serviceAccountConfig(String namespace, String serviceAccount);
 
   /**
-   * A client for {@link #serviceAccountConfig}; owned by this server, closed by {@link #close()}.
+   * A client for {@link #serviceAccountConfig}; closed with the server.
    *
    * @throws NullPointerException if an argument is null
    * @throws IllegalArgumentException if a name is blank
@@ -78,13 +85,20 @@ public interface RealApiServer extends AutoCloseable {
   KubernetesClient serviceAccountClient(String namespace, String serviceAccount);
 
   /**
-   * Creates or updates the CRDs (server-side apply) and waits until each is established and its
-   * resource is served (a list answers).
+   * Creates or updates (server-side apply) the CRDs in a YAML or JSON stream of one or more
+   * documents, and returns once each is established and its resource is served.
    *
-   * @throws NullPointerException if the collection or an element is null
+   * @return the definitions as applied
+   * @throws IllegalArgumentException if a document is not a CustomResourceDefinition
    * @throws ControlPlaneException if a CRD is not served within the start timeout
    */
-  void installCrds(Collection<CustomResourceDefinition> crds);
+  List<CustomResourceDefinition> installCrds(InputStream yaml);
+
+  /** {@link #installCrds(InputStream)} from a file. */
+  List<CustomResourceDefinition> installCrds(Path yaml);
+
+  /** {@link #installCrds(InputStream)} for one definition. */
+  CustomResourceDefinition installCrd(CustomResourceDefinition crd);
 
   /** Whether a controller manager was started with this server. */
   boolean controllerManagerRunning();

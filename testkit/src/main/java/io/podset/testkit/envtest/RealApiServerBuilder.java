@@ -1,11 +1,7 @@
 package io.podset.testkit.envtest;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,8 +19,6 @@ public final class RealApiServerBuilder {
   /** The controllers run by default when the controller manager is enabled. */
   public static final List<String> DEFAULT_CONTROLLERS =
       List.of("garbage-collector-controller", "namespace-controller");
-
-  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
   private ControlPlaneBinaries binaries;
   private boolean controllerManager;
@@ -91,16 +85,12 @@ public final class RealApiServerBuilder {
    * The CRDs in a YAML file (one or more documents, each a {@code CustomResourceDefinition}).
    *
    * @throws NullPointerException if {@code yaml} is null
-   * @throws UncheckedIOException if the file cannot be read
+   * @throws java.io.UncheckedIOException if the file cannot be read
    * @throws IllegalArgumentException if a document is not a CRD
    */
   public RealApiServerBuilder crdFile(Path yaml) {
-    Objects.requireNonNull(yaml, "yaml");
-    try (InputStream in = Files.newInputStream(yaml)) {
-      return crdYaml(in, yaml.toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException("crdFile: cannot read " + yaml, e);
-    }
+    crds.addAll(CrdDocuments.parse(yaml));
+    return this;
   }
 
   /**
@@ -111,21 +101,7 @@ public final class RealApiServerBuilder {
    * @throws IllegalArgumentException if a document is not a CRD
    */
   public RealApiServerBuilder crdYaml(InputStream yaml, String source) {
-    Objects.requireNonNull(yaml, "yaml");
-    Objects.requireNonNull(source, "source");
-    Object parsed = SERIALIZATION.unmarshal(yaml);
-    List<?> items = parsed instanceof List<?> list ? list : List.of(parsed);
-    for (Object item : items) {
-      if (!(item instanceof CustomResourceDefinition crd)) {
-        throw new IllegalArgumentException(
-            "crdYaml: "
-                + source
-                + " holds a "
-                + (item == null ? "null document" : item.getClass().getSimpleName())
-                + ", expected apiextensions.k8s.io/v1 CustomResourceDefinition");
-      }
-      crds.add(crd);
-    }
+    crds.addAll(CrdDocuments.parse(yaml, source));
     return this;
   }
 

@@ -1,97 +1,46 @@
 package io.podset.testkit.envtest;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Objects;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.platform.commons.support.AnnotationSupport;
 import org.opentest4j.TestAbortedException;
 
 /**
- * JUnit 5 extension that runs a {@link RealApiServer} for a test class.
- *
- * <pre>{@code
- * @RegisterExtension
- * static final RealApiServerExtension kube =
- *     RealApiServerExtension.of(RealApiServer.builder().withControllerManager());
- *
- * @Test
- * void createsConfigMap(KubernetesClient admin) { ... }
- * }</pre>
- *
- * <p>Registered on a static field, one server serves the whole class (started before all tests,
- * closed after all); on an instance field, each test gets its own. Test methods and lifecycle
- * methods can take a {@link RealApiServer} or a {@link KubernetesClient} (the admin client)
- * parameter.
+ * The JUnit 5 extension behind {@link WithRealApiServer}: starts a server per class or per test,
+ * closes it when that scope ends (the server's shutdown hook is the backstop when the JVM dies
+ * first), and resolves {@link RealApiServer} and {@link KubernetesClient} parameters.
  *
  * <p>When the binaries are missing the tests are skipped with a message saying how to build them,
- * unless binaries are required: the {@code CI} environment variable is set (and not {@code false}),
- * or the system property {@value #REQUIRED_PROPERTY} is {@code true}; then they fail.
+ * unless {@link #binariesRequired()}; then they fail.
  */
 public final class RealApiServerExtension
-    implements BeforeAllCallback,
-        AfterAllCallback,
-        BeforeEachCallback,
-        AfterEachCallback,
-        ParameterResolver {
+    implements BeforeAllCallback, BeforeEachCallback, ParameterResolver {
 
   /** System property that makes missing binaries a failure instead of a skip. */
   public static final String REQUIRED_PROPERTY = "podset.envtest.required";
 
-  private final Supplier<RealApiServer> starter;
-  private final BooleanSupplier required;
+  private static final ExtensionContext.Namespace NAMESPACE =
+      ExtensionContext.Namespace.create(RealApiServerExtension.class);
+  private static final String KEY = "server";
 
-  /** Guards {@link #server} and {@link #perClass}. */
-  private final Object lock = new Object();
-
-  private RealApiServer server;
-
-  /** Whether the server was started in beforeAll (static registration). */
-  private boolean perClass;
-
-  RealApiServerExtension(Supplier<RealApiServer> starter, BooleanSupplier required) {
-    this.starter = starter;
-    this.required = required;
-  }
-
-  /** An extension for a server with default settings (no controller manager, no CRDs). */
-  public static RealApiServerExtension create() {
-    return of(RealApiServer.builder());
-  }
+  /** Creates the extension (JUnit instantiates it). */
+  public RealApiServerExtension() {}
 
   /**
-   * An extension for the server the builder describes; the builder is used at start.
-   *
-   * @throws NullPointerException if {@code builder} is null
-   */
-  public static RealApiServerExtension of(RealApiServerBuilder builder) {
-    Objects.requireNonNull(builder, "builder");
-    return new RealApiServerExtension(builder::start, RealApiServerExtension::binariesRequired);
-  }
-
-  /**
-   * The running server.
-   *
-   * @throws IllegalStateException outside a test's lifetime
-   */
-  public RealApiServer server() {
-    synchronized (lock) {
-      if (server == null) {
-        throw new IllegalStateException("the real API server runs only while a test runs");
-      }
-      return server;
-    }
-  }
-
-  /**
-   * Whether missing binaries fail the tests rather than skip them: {@code CI} is set to anything
-   * but {@code false}, or {@value #REQUIRED_PROPERTY} is {@code true}.
+   * Whether missing binaries fail the tests rather than skip them: the {@code CI} environment
+   * variable is set to anything but {@code false}, or the system property {@value
+   * #REQUIRED_PROPERTY} is {@code true}.
    */
   public static boolean binariesRequired() {
     String ci = System.getenv("CI");
@@ -99,69 +48,9 @@ public final class RealApiServerExtension
     return onCi || Boolean.getBoolean(REQUIRED_PROPERTY);
   }
 
-  @Override
-  public void beforeAll(ExtensionContext context) {
-    synchronized (lock) {
-      perClass = true;
-      server = startOrSkip();
-    }
-  }
-
-  @Override
-  public void afterAll(ExtensionContext context) {
-    closeServer();
-  }
-
-  @Override
-  public void beforeEach(ExtensionContext context) {
-    synchronized (lock) {
-      if (server == null) {
-        server = startOrSkip();
-      }
-    }
-  }
-
-  @Override
-  public void afterEach(ExtensionContext context) {
-    boolean close;
-    synchronized (lock) {
-      close = !perClass;
-    }
-    if (close) {
-      closeServer();
-    }
-  }
-
-  @Override
-  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-    Class<?> type = parameter.getParameter().getType();
-    return type == RealApiServer.class || type == KubernetesClient.class;
-  }
-
-  @Override
-  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    Class<?> type = parameter.getParameter().getType();
-    return type == RealApiServer.class ? server() : server().adminClient();
-  }
-
-  private void closeServer() {
-    RealApiServer toClose;
-    synchronized (lock) {
-      toClose = server;
-      server = null;
-    }
-    if (toClose != null) {
-      toClose.close();
-    }
-  }
-
-  private RealApiServer startOrSkip() {
-    return startOrSkip(starter, required.getAsBoolean());
-  }
-
   /**
-   * Starts a server outside the extension's lifecycle (the caller closes it), with the extension's
-   * policy for missing binaries: skip the test, or fail it when {@link #binariesRequired()}.
+   * Starts a server outside any extension scope (the caller closes it), with the extension's policy
+   * for missing binaries.
    *
    * @throws TestAbortedException if the binaries are missing and not required
    * @throws ControlPlaneBinariesMissingException if they are missing and required
@@ -172,7 +61,7 @@ public final class RealApiServerExtension
     return startOrSkip(builder::start, binariesRequired());
   }
 
-  private static RealApiServer startOrSkip(Supplier<RealApiServer> starter, boolean required) {
+  static RealApiServer startOrSkip(Supplier<RealApiServer> starter, boolean required) {
     try {
       return starter.get();
     } catch (ControlPlaneBinariesMissingException e) {
@@ -183,4 +72,96 @@ public final class RealApiServerExtension
       throw new TestAbortedException("skipped: " + e.getMessage(), e);
     }
   }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    if (settings(context).lifecycle() == WithRealApiServer.Lifecycle.PER_CLASS) {
+      server(context);
+    }
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) {
+    server(context);
+  }
+
+  @Override
+  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+    Class<?> type = parameter.getParameter().getType();
+    return type == RealApiServer.class || type == KubernetesClient.class;
+  }
+
+  @Override
+  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+    RealApiServer server = server(context);
+    Class<?> type = parameter.getParameter().getType();
+    if (type == RealApiServer.class) {
+      return server;
+    }
+    if (type == KubernetesClient.class) {
+      return server.client();
+    }
+    throw new ParameterResolutionException("unsupported parameter type " + type);
+  }
+
+  private static WithRealApiServer settings(ExtensionContext context) {
+    return context
+        .getTestClass()
+        .flatMap(c -> AnnotationSupport.findAnnotation(c, WithRealApiServer.class))
+        .orElse(Defaults.class.getAnnotation(WithRealApiServer.class));
+  }
+
+  /** The server of the current scope: the class's, or the method's for PER_METHOD. */
+  private static RealApiServer server(ExtensionContext context) {
+    WithRealApiServer settings = settings(context);
+    ExtensionContext scope = context;
+    if (settings.lifecycle() == WithRealApiServer.Lifecycle.PER_CLASS) {
+      while (scope.getParent().isPresent() && scope.getTestMethod().isPresent()) {
+        scope = scope.getParent().get();
+      }
+    } else if (context.getTestMethod().isEmpty()) {
+      throw new ParameterResolutionException(
+          "a PER_METHOD real API server exists only within a test method");
+    }
+    Resource resource =
+        scope
+            .getStore(NAMESPACE)
+            .getOrComputeIfAbsent(
+                KEY, k -> new Resource(startOrSkip(builder(settings))), Resource.class);
+    return resource.server();
+  }
+
+  private static RealApiServerBuilder builder(WithRealApiServer settings) {
+    RealApiServerBuilder builder = RealApiServer.builder();
+    if (settings.controllers().length > 0) {
+      builder.controllers(List.of(settings.controllers()));
+    } else if (settings.controllerManager()) {
+      builder.withControllerManager();
+    }
+    for (String crd : settings.crds()) {
+      String path = crd.startsWith("/") ? crd.substring(1) : crd;
+      try (InputStream in =
+          Thread.currentThread().getContextClassLoader().getResourceAsStream(path)) {
+        if (in == null) {
+          throw new IllegalArgumentException("CRD resource not found on the class path: " + crd);
+        }
+        builder.crdYaml(in, crd);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read CRD resource " + crd, e);
+      }
+    }
+    return builder;
+  }
+
+  /** Closes the server when its JUnit scope ends. */
+  private record Resource(RealApiServer server)
+      implements ExtensionContext.Store.CloseableResource, AutoCloseable {
+    @Override
+    public void close() {
+      server.close();
+    }
+  }
+
+  @WithRealApiServer
+  private static final class Defaults {}
 }

@@ -9,18 +9,14 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
+@WithRealApiServer(controllerManager = true)
 class RealApiServerControllerManagerIT {
-
-  @RegisterExtension
-  static final RealApiServerExtension kube =
-      RealApiServerExtension.of(RealApiServer.builder().withControllerManager());
 
   @Test
   void deletingOwner_garbageCollectorDeletesDependents(RealApiServer server) {
     assertThat(server.controllerManagerRunning()).isTrue();
-    KubernetesClient admin = server.adminClient();
+    KubernetesClient admin = server.client();
     String ns = "gc";
     admin
         .namespaces()

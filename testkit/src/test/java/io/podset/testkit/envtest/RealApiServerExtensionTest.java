@@ -12,31 +12,19 @@ class RealApiServerExtensionTest {
   }
 
   @Test
-  void beforeAll_binariesMissingAndNotRequired_skipsWithHowToBuild() {
-    RealApiServerExtension extension =
-        new RealApiServerExtension(RealApiServerExtensionTest::missing, () -> false);
-
-    assertThatThrownBy(() -> extension.beforeAll(null))
+  void startOrSkip_binariesMissingAndNotRequired_skipsWithHowToBuild() {
+    assertThatThrownBy(
+            () -> RealApiServerExtension.startOrSkip(RealApiServerExtensionTest::missing, false))
         .isInstanceOf(TestAbortedException.class)
         .hasMessageContaining("build them with the script");
   }
 
   @Test
-  void beforeAll_binariesMissingAndRequired_fails() {
-    RealApiServerExtension extension =
-        new RealApiServerExtension(RealApiServerExtensionTest::missing, () -> true);
-
-    assertThatThrownBy(() -> extension.beforeAll(null))
+  void startOrSkip_binariesMissingAndRequired_fails() {
+    assertThatThrownBy(
+            () -> RealApiServerExtension.startOrSkip(RealApiServerExtensionTest::missing, true))
         .isInstanceOf(ControlPlaneBinariesMissingException.class)
         .hasMessageContaining("build them with the script")
         .hasMessageContaining("required because CI");
-  }
-
-  @Test
-  void server_outsideATest_isRefused() {
-    RealApiServerExtension extension =
-        new RealApiServerExtension(RealApiServerExtensionTest::missing, () -> false);
-
-    assertThatThrownBy(extension::server).isInstanceOf(IllegalStateException.class);
   }
 }

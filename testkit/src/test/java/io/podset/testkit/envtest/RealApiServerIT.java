@@ -14,47 +14,16 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
+@WithRealApiServer(crds = "envtest/widget-crd.yaml")
 class RealApiServerIT {
-
-  private static final String WIDGET_CRD =
-      """
-      apiVersion: apiextensions.k8s.io/v1
-      kind: CustomResourceDefinition
-      metadata:
-        name: widgets.test.podset.io
-      spec:
-        group: test.podset.io
-        scope: Namespaced
-        names: {plural: widgets, singular: widget, kind: Widget}
-        versions:
-        - name: v1
-          served: true
-          storage: true
-          schema:
-            openAPIV3Schema:
-              type: object
-              properties:
-                spec:
-                  type: object
-                  properties:
-                    size: {type: integer, minimum: 0}
-      """;
-
-  @RegisterExtension
-  static final RealApiServerExtension kube =
-      RealApiServerExtension.of(
-          RealApiServer.builder()
-              .crdYaml(
-                  new ByteArrayInputStream(WIDGET_CRD.getBytes(StandardCharsets.UTF_8)), "widget"));
 
   private static final AtomicInteger namespaces = new AtomicInteger();
 
@@ -98,8 +67,9 @@ class RealApiServerIT {
   }
 
   @Test
-  void adminKubeconfigFile_isUsableByAnotherClient(RealApiServer server) throws Exception {
-    String yaml = Files.readString(server.adminKubeconfigFile());
+  void writeKubeconfig_isUsableByAnotherClient(RealApiServer server, @TempDir Path temp)
+      throws Exception {
+    String yaml = Files.readString(server.writeKubeconfig(temp.resolve("kubeconfig")));
 
     try (KubernetesClient client =
         new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(yaml)).build()) {
@@ -109,7 +79,7 @@ class RealApiServerIT {
 
   @Test
   void serviceAccountWithoutRole_isForbidden_untilARoleBindingGrantsIt(RealApiServer server) {
-    KubernetesClient admin = server.adminClient();
+    KubernetesClient admin = server.client();
     String ns = newNamespace(admin);
     KubernetesClient robot = server.serviceAccountClient(ns, "robot");
 

@@ -29,7 +29,7 @@ class RealApiServerLifecycleIT {
     assertThat(childrenUsing(workDir)).isEmpty();
     assertThatThrownBy(() -> new Socket(url.getHost(), url.getPort()).close())
         .isInstanceOf(IOException.class);
-    assertThatThrownBy(server::adminClient).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(server::client).isInstanceOf(IllegalStateException.class);
     server.close();
   }
 
