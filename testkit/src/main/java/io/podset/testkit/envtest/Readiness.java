@@ -24,7 +24,12 @@ final class Readiness {
    * @param bearerToken sent as {@code Authorization: Bearer}, or null
    */
   static boolean answersOk(URI uri, SSLContext tls, String bearerToken) {
-    HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2));
+    // HTTP/1.1: kube-controller-manager answers an HTTP/2 health check with GOAWAY, which the JDK
+    // client reports as a failure even though the response arrived.
+    HttpClient.Builder builder =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2));
     if (tls != null) {
       builder.sslContext(tls);
     }

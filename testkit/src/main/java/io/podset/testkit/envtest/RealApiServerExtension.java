@@ -15,6 +15,8 @@ import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.platform.commons.support.AnnotationSupport;
 import org.opentest4j.TestAbortedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The JUnit 5 extension behind {@link WithRealApiServer}: starts a server per class or per test,
@@ -30,6 +32,7 @@ public final class RealApiServerExtension
   /** System property that makes missing binaries a failure instead of a skip. */
   public static final String REQUIRED_PROPERTY = "podset.envtest.required";
 
+  private static final Logger log = LoggerFactory.getLogger(RealApiServerExtension.class);
   private static final ExtensionContext.Namespace NAMESPACE =
       ExtensionContext.Namespace.create(RealApiServerExtension.class);
   private static final String KEY = "server";
@@ -69,6 +72,7 @@ public final class RealApiServerExtension
         throw new ControlPlaneBinariesMissingException(
             e.getMessage() + " (required because CI or -D" + REQUIRED_PROPERTY + "=true is set)");
       }
+      log.warn("skipping real-API-server tests: {}", e.getMessage());
       throw new TestAbortedException("skipped: " + e.getMessage(), e);
     }
   }
