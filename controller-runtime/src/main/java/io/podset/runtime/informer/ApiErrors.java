@@ -1,0 +1,93 @@
+package io.podset.runtime.informer;
+
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusCause;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.List;
+
+/** Classifies failures reported by a {@link ListerWatcher}, as client-go's reflector does. */
+final class ApiErrors {
+
+  private ApiErrors() {}
+
+  /** 410 Gone / reason Expired: the resourceVersion or continue token is no longer available. */
+  static boolean isGone(Throwable error) {
+    KubernetesClientException e = clientException(error);
+    if (e == null) {
+      return false;
+    }
+    return e.getCode() == 410 || "Expired".equals(reason(e)) || "Gone".equals(reason(e));
+  }
+
+  /**
+   * The server has not reached the requested resourceVersion yet ("Too large resource version").
+   */
+  static boolean isTooLargeResourceVersion(Throwable error) {
+    KubernetesClientException e = clientException(error);
+    if (e == null || e.getStatus() == null) {
+      return false;
+    }
+    Status status = e.getStatus();
+    if (status.getDetails() != null) {
+      List<StatusCause> causes = status.getDetails().getCauses();
+      if (causes != null) {
+        for (StatusCause cause : causes) {
+          if ("ResourceVersionTooLarge".equals(cause.getReason())) {
+            return true;
+          }
+        }
+      }
+    }
+    String message = status.getMessage();
+    return message != null && message.contains("Too large resource version");
+  }
+
+  /**
+   * Whether a failed or broken watch should be re-opened from the same resourceVersion (after a
+   * backoff) rather than followed by a relist: connection failures, 429, 5xx.
+   */
+  static boolean isRetriableWatchError(Throwable error) {
+    KubernetesClientException e = clientException(error);
+    if (e == null) {
+      return true; // not an API answer at all: a connection problem
+    }
+    int code = e.getCode();
+    return code <= 0 || code == 429 || code >= 500;
+  }
+
+  /** Whether a streaming list was refused because the server does not support it. */
+  static boolean isStreamingUnsupported(Throwable error) {
+    KubernetesClientException e = clientException(error);
+    if (e == null) {
+      return false;
+    }
+    int code = e.getCode();
+    return code == 400 || code == 403 || code == 415 || code == 422 || code == 501;
+  }
+
+  /** A one-line description for health and logs. */
+  static String describe(Throwable error) {
+    KubernetesClientException e = clientException(error);
+    String message = error.getMessage() == null ? error.getClass().getName() : error.getMessage();
+    if (e != null && e.getCode() > 0) {
+      return e.getCode() + " " + (reason(e) == null ? "" : reason(e) + ": ") + message;
+    }
+    return message;
+  }
+
+  private static KubernetesClientException clientException(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof KubernetesClientException e) {
+        return e;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return null;
+  }
+
+  private static String reason(KubernetesClientException e) {
+    return e.getStatus() == null ? null : e.getStatus().getReason();
+  }
+}

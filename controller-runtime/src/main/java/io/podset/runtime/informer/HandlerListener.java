@@ -1,0 +1,163 @@
+package io.podset.runtime.informer;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One handler of a shared informer: an unbounded buffer of notifications and the thread that
+ * delivers them, so that a slow or failing handler never holds up the informer or other handlers.
+ */
+final class HandlerListener<T extends HasMetadata> implements HandlerRegistration {
+
+  private static final Logger log = LoggerFactory.getLogger(HandlerListener.class);
+
+  /** A change to deliver. */
+  sealed interface Notification<T> {
+    record Add<T>(T obj) implements Notification<T> {}
+
+    record Update<T>(T oldObj, T newObj) implements Notification<T> {}
+
+    record Delete<T>(T obj, boolean finalStateUnknown) implements Notification<T> {}
+  }
+
+  private final ResourceEventHandler<? super T> handler;
+  private final Duration resyncPeriod;
+  private final Runnable onClose;
+  private final Thread thread;
+
+  private final Object lock = new Object();
+  // All guarded by lock. Invariant: delivered <= enqueued; buffer.size() <= enqueued - delivered.
+  private final ArrayDeque<Notification<T>> buffer = new ArrayDeque<>();
+  private long enqueued;
+  private long delivered;
+  // -1 until the informer synced; then the count of notifications that make up the initial state.
+  private long syncTarget = -1;
+  private boolean stopped;
+  // Owned by the informer (guarded by its handlers lock): when this handler's next resync is due.
+  private long nextResyncNanos;
+
+  HandlerListener(
+      String name,
+      ResourceEventHandler<? super T> handler,
+      Duration resyncPeriod,
+      Runnable onClose) {
+    this.handler = Objects.requireNonNull(handler, "handler");
+    this.resyncPeriod = Objects.requireNonNull(resyncPeriod, "resyncPeriod");
+    this.onClose = Objects.requireNonNull(onClose, "onClose");
+    this.thread = new Thread(this::run, name);
+    thread.setDaemon(true);
+  }
+
+  void start() {
+    thread.start();
+  }
+
+  Duration resyncPeriod() {
+    return resyncPeriod;
+  }
+
+  long nextResyncNanos() {
+    return nextResyncNanos;
+  }
+
+  void nextResyncNanos(long value) {
+    nextResyncNanos = value;
+  }
+
+  void enqueue(Notification<T> notification) {
+    synchronized (lock) {
+      if (stopped) {
+        return;
+      }
+      buffer.add(notification);
+      enqueued++;
+      lock.notifyAll();
+    }
+  }
+
+  /** The informer synced: the handler is synced once it got everything enqueued so far. */
+  void markSynced() {
+    synchronized (lock) {
+      if (syncTarget < 0) {
+        syncTarget = enqueued;
+      }
+    }
+  }
+
+  @Override
+  public boolean hasSynced() {
+    synchronized (lock) {
+      return syncTarget >= 0 && delivered >= syncTarget;
+    }
+  }
+
+  @Override
+  public void close() {
+    if (stop()) {
+      onClose.run();
+    }
+  }
+
+  /** Stops the thread; returns whether this call stopped it. */
+  boolean stop() {
+    synchronized (lock) {
+      if (stopped) {
+        return false;
+      }
+      stopped = true;
+      buffer.clear();
+      lock.notifyAll();
+    }
+    if (thread != Thread.currentThread()) {
+      thread.interrupt();
+    }
+    return true;
+  }
+
+  private void run() {
+    while (true) {
+      Notification<T> next;
+      synchronized (lock) {
+        while (buffer.isEmpty() && !stopped) {
+          try {
+            lock.wait();
+          } catch (InterruptedException e) {
+            if (stopped) {
+              return;
+            }
+          }
+        }
+        if (stopped) {
+          return;
+        }
+        next = buffer.poll();
+      }
+      deliver(next);
+      synchronized (lock) {
+        delivered++;
+      }
+    }
+  }
+
+  private void deliver(Notification<T> notification) {
+    try {
+      if (notification instanceof Notification.Add<T> add) {
+        handler.onAdd(add.obj());
+      } else if (notification instanceof Notification.Update<T> update) {
+        handler.onUpdate(update.oldObj(), update.newObj());
+      } else if (notification instanceof Notification.Delete<T> delete) {
+        handler.onDelete(delete.obj(), delete.finalStateUnknown());
+      }
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) {
+      // Isolation: a failing handler must not stop its own deliveries, let alone others'.
+      log.error(
+          "Event handler {} failed on {}", handler, notification.getClass().getSimpleName(), e);
+    }
+  }
+}

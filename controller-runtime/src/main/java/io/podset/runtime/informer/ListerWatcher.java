@@ -1,0 +1,39 @@
+package io.podset.runtime.informer;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+
+/**
+ * The two calls a reflector makes to the API server for one resource (in one namespace or all, with
+ * fixed label and field selectors): a paginated list and a watch.
+ *
+ * <p>{@link ListerWatchers#forResource} adapts the fabric8 client; tests script their own.
+ * Implementations must not retry on their own: the reflector decides how to recover (relist,
+ * re-watch, back off) from the failures reported to it.
+ *
+ * <p>Failures are unchecked: a {@link io.fabric8.kubernetes.client.KubernetesClientException}
+ * carrying the HTTP code and Status (410 Gone, 429 Too Many Requests, 504 with a
+ * ResourceVersionTooLarge cause, ...), or any other {@link RuntimeException} for a connection that
+ * could not be made or broke.
+ *
+ * @param <T> the listed type
+ */
+public interface ListerWatcher<T extends HasMetadata> {
+
+  /**
+   * Lists one page; blocks until the response.
+   *
+   * @throws RuntimeException on failure, as described on the type
+   */
+  ListPage<T> list(ListRequest request);
+
+  /**
+   * Opens a watch; returns once it is established. Events and the end of the watch are delivered to
+   * {@code listener} on the implementation's thread.
+   *
+   * @throws RuntimeException if the watch could not be opened, as described on the type
+   */
+  WatchHandle watch(WatchRequest request, WatchListener<T> listener);
+
+  /** A short description for logs, like {@code "v1/pods in namespace default"}. */
+  String description();
+}

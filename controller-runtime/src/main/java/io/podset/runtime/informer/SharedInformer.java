@@ -1,0 +1,95 @@
+package io.podset.runtime.informer;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.podset.runtime.cache.IndexFunction;
+import io.podset.runtime.cache.Indexer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A cache of one resource kept up to date by list and watch, shared by any number of handlers.
+ *
+ * <p>One thread lists and watches, one thread applies the changes to the {@link #indexer()} and
+ * hands them to the handlers, and each handler has its own unbounded buffer and thread. All methods
+ * are thread-safe.
+ *
+ * @param <T> the cached type
+ */
+public interface SharedInformer<T extends HasMetadata> extends AutoCloseable {
+
+  /**
+   * Adds a handler with the informer's default resync period. May be called before or after {@link
+   * #start()}; after, the handler first receives an add for every cached object.
+   */
+  HandlerRegistration addEventHandler(ResourceEventHandler<? super T> handler);
+
+  /**
+   * Adds a handler with its own resync period (zero for none; positive periods below one second are
+   * raised to one second): every period it receives {@code onUpdate(obj, obj)} for each cached
+   * object that has no change pending.
+   *
+   * @throws IllegalArgumentException if {@code resyncPeriod} is negative
+   * @throws IllegalStateException if the informer is closed
+   */
+  HandlerRegistration addEventHandler(
+      ResourceEventHandler<? super T> handler, Duration resyncPeriod);
+
+  /** The cache (read-only view). */
+  Indexer<T> indexer();
+
+  /**
+   * Adds indices to the cache, indexing the objects already in it.
+   *
+   * @throws IllegalArgumentException if a name is already in use
+   */
+  void addIndexers(Map<String, IndexFunction<T>> indexers);
+
+  /**
+   * Starts listing and watching; idempotent.
+   *
+   * @return a future completed once the initial list is in the cache (never, while the list keeps
+   *     failing: see {@link #health()}); cancelled by {@link #close()}
+   * @throws IllegalStateException if the informer is closed
+   */
+  CompletableFuture<Void> start();
+
+  /** Whether the initial list has been processed into the cache. */
+  boolean hasSynced();
+
+  /**
+   * Waits (in real time) until synced.
+   *
+   * @return whether the informer synced within the timeout
+   */
+  boolean waitForCacheSync(Duration timeout);
+
+  /** The resourceVersion the reflector has reached: of the last list, event or bookmark. */
+  String lastSyncResourceVersion();
+
+  /**
+   * The newest resourceVersion r such that every change up to r is in the cache (null before the
+   * first list). Changes of one resource arrive in resourceVersion order, so once this is at least
+   * the version returned by a write, the cache reflects that write.
+   */
+  String lastObservedResourceVersion();
+
+  /**
+   * A future completed once {@link #lastObservedResourceVersion()} reaches {@code resourceVersion}
+   * (compared as numbers, see {@link ResourceVersions}); cancel it to stop waiting. Cancelled when
+   * the informer closes.
+   *
+   * @throws IllegalArgumentException if {@code resourceVersion} is not numeric
+   */
+  CompletableFuture<Void> awaitObserved(String resourceVersion);
+
+  /** The current health; see {@link InformerHealth}. */
+  InformerHealth health();
+
+  /** The cached type. */
+  Class<T> type();
+
+  /** Stops watching and processing and the handlers' threads; idempotent. */
+  @Override
+  void close();
+}

@@ -1,0 +1,24 @@
+/**
+ * Informers: list and watch the API server, keep a local cache, and tell handlers what changed.
+ *
+ * <p>Data flows as in client-go: a {@code Reflector} lists and watches through a {@link
+ * io.podset.runtime.informer.ListerWatcher} (fabric8-backed via {@link
+ * io.podset.runtime.informer.ListerWatchers}) and records each change as a delta in a {@code
+ * DeltaFifo}; the informer's processing thread pops the deltas, applies them to the {@link
+ * io.podset.runtime.cache.Indexer} and hands a notification to every {@link
+ * io.podset.runtime.informer.ResourceEventHandler}, each on its own unbounded buffer and thread.
+ * {@link io.podset.runtime.informer.SharedInformerFactory} shares one informer per type, namespace
+ * and selectors.
+ *
+ * <p>Recovery: a watch that ends normally is re-opened at once from the last resourceVersion; a
+ * broken watch, 429 or 5xx is re-opened after a backoff (800 ms doubling to 30 s, with jitter,
+ * starting over after two minutes without trouble); 410 Gone leads to a relist; an expired continue
+ * token or a too-large resourceVersion to a quorum relist (resourceVersion ""). Deletions missed
+ * while not watching are delivered as tombstones ({@code finalStateUnknown}). {@link
+ * io.podset.runtime.informer.SharedInformer#health()} says whether the informer is synced and
+ * watching and what failed last; a list that keeps failing never hangs silently.
+ *
+ * <p>All time (backoff, resync, watch timeouts) is read and scheduled through {@link
+ * io.podset.runtime.time.Clock}, so tests drive it with a manual clock.
+ */
+package io.podset.runtime.informer;

@@ -1,0 +1,261 @@
+package io.podset.runtime.informer;
+
+import static io.podset.runtime.informer.Pods.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.podset.runtime.cache.Indexers;
+import io.podset.runtime.informer.ScriptedListerWatcher.WatchCall;
+import io.podset.runtime.time.ManualClock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class SharedInformerTest {
+
+  private final ManualClock clock = new ManualClock();
+  private final ScriptedListerWatcher<Pod> server = new ScriptedListerWatcher<>();
+  private final SharedInformer<Pod> informer =
+      SharedInformers.create(
+          Pod.class,
+          server,
+          InformerOptions.defaults(),
+          clock,
+          ReflectorConfig.defaults()
+              .withBackoff(Duration.ofMillis(800), Duration.ofSeconds(30), () -> 0.0));
+
+  @AfterEach
+  void closeInformer() {
+    informer.close();
+  }
+
+  private WatchCall<Pod> startSynced(String rv, Pod... pods) {
+    CompletableFuture<Void> synced = informer.start();
+    server.nextList().reply(rv, List.of(pods));
+    WatchCall<Pod> watch = server.nextWatch().accept();
+    synced.join();
+    return watch;
+  }
+
+  @Test
+  void watchEvents_updateTheCacheAndReachHandlersInOrder() {
+    Recorder recorder = new Recorder();
+    HandlerRegistration registration = informer.addEventHandler(recorder);
+    WatchCall<Pod> watch = startSynced("10", pod("a", "1"));
+
+    watch.added(pod("b", "11")).modified(pod("a", "12")).deleted(pod("b", "13"));
+
+    recorder.awaitCount(4);
+    // Order is guaranteed per object (keys pop in the order they were first queued).
+    assertThat(recorder.events)
+        .containsExactlyInAnyOrder("add:a@1", "add:b@11", "update:a@1->a@12", "delete:b@13");
+    assertThat(recorder.events.indexOf("add:b@11"))
+        .isLessThan(recorder.events.indexOf("delete:b@13"));
+    assertThat(recorder.events.get(0)).isEqualTo("add:a@1");
+    assertThat(informer.indexer().listKeys()).containsExactly("default/a");
+    Awaits.until(registration::hasSynced, "registration synced");
+  }
+
+  @Test
+  void lateHandler_receivesSyntheticAddsForTheCache_thenLiveEvents() {
+    WatchCall<Pod> watch = startSynced("10", pod("a", "1"), pod("b", "2"));
+    Recorder late = new Recorder();
+
+    HandlerRegistration registration = informer.addEventHandler(late);
+    watch.modified(pod("a", "11"));
+
+    late.awaitCount(3);
+    assertThat(late.events.subList(0, 2)).containsExactlyInAnyOrder("add:a@1", "add:b@2");
+    assertThat(late.events.get(2)).isEqualTo("update:a@1->a@11");
+    Awaits.until(registration::hasSynced, "late registration synced");
+  }
+
+  @Test
+  void throwingHandler_doesNotStopOthers_norItself() {
+    AtomicInteger thrown = new AtomicInteger();
+    informer.addEventHandler(
+        new ResourceEventHandler<Pod>() {
+          @Override
+          public void onAdd(Pod obj) {
+            thrown.incrementAndGet();
+            throw new IllegalStateException("handler bug");
+          }
+        });
+    Recorder healthy = new Recorder();
+    informer.addEventHandler(healthy);
+    WatchCall<Pod> watch = startSynced("10");
+
+    watch.added(pod("a", "11")).added(pod("b", "12")).added(pod("c", "13"));
+
+    healthy.awaitCount(3);
+    Awaits.until(() -> thrown.get() == 3, "the failing handler called for every add");
+  }
+
+  @Test
+  void slowHandler_doesNotHoldUpOthers() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger slowCalls = new AtomicInteger();
+    informer.addEventHandler(
+        new ResourceEventHandler<Pod>() {
+          @Override
+          public void onAdd(Pod obj) {
+            slowCalls.incrementAndGet();
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        });
+    Recorder fast = new Recorder();
+    informer.addEventHandler(fast);
+    WatchCall<Pod> watch = startSynced("10");
+
+    for (int i = 0; i < 100; i++) {
+      watch.added(pod("p" + i, String.valueOf(11 + i)));
+    }
+
+    fast.awaitCount(100);
+    assertThat(slowCalls.get()).isLessThanOrEqualTo(1);
+    Awaits.until(() -> slowCalls.get() == 1, "slow handler blocked in its first call");
+    release.countDown();
+    Awaits.until(() -> slowCalls.get() == 100, "slow handler catches up");
+  }
+
+  @Test
+  void perHandlerResync_sendsUpdatesOnlyToHandlersThatAreDue() {
+    Recorder every10s = new Recorder();
+    Recorder never = new Recorder();
+    informer.addEventHandler(every10s, Duration.ofSeconds(10));
+    informer.addEventHandler(never, Duration.ZERO);
+    startSynced("10", pod("a", "1"));
+    every10s.awaitCount(1);
+    never.awaitCount(1);
+
+    clock.advance(Duration.ofSeconds(10));
+
+    every10s.awaitCount(2);
+    assertThat(every10s.events).containsExactly("add:a@1", "update:a@1->a@1");
+    clock.advance(Duration.ofSeconds(10));
+    every10s.awaitCount(3);
+    assertThat(never.events).containsExactly("add:a@1");
+  }
+
+  @Test
+  void resyncPeriod_belowOneSecond_isRaisedToOneSecond() {
+    Recorder recorder = new Recorder();
+    informer.addEventHandler(recorder, Duration.ofMillis(100));
+    startSynced("10", pod("a", "1"));
+    recorder.awaitCount(1);
+
+    assertThat(clock.nextDeadline()).isPresent();
+    assertThat(clock.nextDeadline().get()).isEqualTo(Duration.ofSeconds(1));
+    clock.advance(Duration.ofSeconds(1));
+
+    recorder.awaitCount(2);
+  }
+
+  @Test
+  void relistWithUnchangedObjects_isAResync_notAnUpdateForNonSyncingHandlers() {
+    Recorder recorder = new Recorder();
+    informer.addEventHandler(recorder);
+    WatchCall<Pod> watch = startSynced("10", pod("a", "1"), pod("b", "2"));
+    recorder.awaitCount(2);
+
+    watch.end(Pods.gone());
+    Awaits.until(
+        () -> clock.nextDeadline().filter(Duration.ofMillis(800)::equals).isPresent(), "backoff");
+    clock.advance(Duration.ofMillis(800));
+    server.nextList().reply("20", List.of(pod("a", "1"), pod("b", "15")));
+    server.nextWatch().accept();
+
+    recorder.awaitCount(3);
+    assertThat(recorder.events).containsExactly("add:a@1", "add:b@2", "update:b@2->b@15");
+  }
+
+  @Test
+  void awaitObserved_completesOnceTheCacheHasTheWrite() {
+    WatchCall<Pod> watch = startSynced("10");
+    CompletableFuture<Void> barrier = informer.awaitObserved("12");
+    assertThat(informer.awaitObserved("9")).isDone();
+
+    watch.added(pod("a", "11"));
+    assertThat(barrier).isNotDone();
+    watch.modified(pod("a", "12"));
+
+    barrier.join();
+    assertThat(
+            informer
+                .indexer()
+                .getByKey("default/a")
+                .orElseThrow()
+                .getMetadata()
+                .getResourceVersion())
+        .isEqualTo("12");
+    assertThat(informer.lastObservedResourceVersion()).isEqualTo("12");
+    assertThatThrownBy(() -> informer.awaitObserved("abc")).hasMessageContaining("abc");
+  }
+
+  @Test
+  void addIndexers_areQueryableThroughTheInformer() {
+    informer.addIndexers(Map.of(Indexers.NAMESPACE, Indexers.byNamespace()));
+    startSynced("10", pod("ns1", "a", "1"), pod("ns2", "b", "2"));
+
+    assertThat(informer.indexer().indexKeys(Indexers.NAMESPACE, "ns2")).containsExactly("ns2/b");
+  }
+
+  @Test
+  void closedRegistration_receivesNoMoreEvents() {
+    Recorder removed = new Recorder();
+    Recorder kept = new Recorder();
+    HandlerRegistration registration = informer.addEventHandler(removed);
+    informer.addEventHandler(kept);
+    WatchCall<Pod> watch = startSynced("10", pod("a", "1"));
+    removed.awaitCount(1);
+
+    registration.close();
+    watch.added(pod("b", "11"));
+
+    kept.awaitCount(2);
+    assertThat(removed.events).containsExactly("add:a@1");
+  }
+
+  @Test
+  void close_cancelsThePendingStart_andStopsWatching() {
+    CompletableFuture<Void> synced = informer.start();
+    server.nextList();
+
+    informer.close();
+
+    assertThat(synced).isCancelled();
+    assertThat(informer.waitForCacheSync(Duration.ofMillis(10))).isFalse();
+    assertThat(informer.health().watching()).isFalse();
+    assertThatThrownBy(informer::start).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void transform_returningAnotherType_isReportedAsAnError() {
+    SharedInformer<Pod> bad =
+        SharedInformers.create(
+            Pod.class,
+            server,
+            InformerOptions.defaults()
+                .withTransform(obj -> new io.fabric8.kubernetes.api.model.ConfigMap()),
+            clock);
+    try {
+      bad.start();
+      server.nextList().reply("1", List.of(pod("a", "1")));
+      Awaits.until(() -> bad.health().lastError() != null, "error in health");
+      assertThat(bad.health().lastError())
+          .contains("transform must return a io.fabric8.kubernetes.api.model.Pod");
+    } finally {
+      bad.close();
+    }
+  }
+}

@@ -1,0 +1,131 @@
+package io.podset.operator;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.podset.api.v1alpha1.PodSet;
+import io.podset.api.v1alpha1.PodSetCondition;
+import io.podset.api.v1alpha1.PodSetSpec;
+import io.podset.api.v1alpha1.PodSetStatus;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Computes the status a PodSet should have: a pure function of the PodSet, its counted pods, the
+ * outcome of the pass and the time. Starting from the stored status keeps each condition's {@code
+ * lastTransitionTime} while its status is unchanged, so computing the status of a settled PodSet
+ * again yields an equal value and no write.
+ *
+ * <p>Conditions:
+ *
+ * <ul>
+ *   <li>{@value PodSetCondition#AVAILABLE}: True ({@code AllReplicasAvailable}) when at least
+ *       {@code spec.replicas} pods are available, else False ({@code ReplicasUnavailable}).
+ *   <li>{@value PodSetCondition#PROGRESSING}: True while pods are created ({@code ScalingUp}),
+ *       deleted ({@code ScalingDown}) or brought to the current template ({@code Updating}); False
+ *       ({@code Complete}) once the count is right and every pod is on the current template.
+ *   <li>{@value PodSetCondition#REPLICA_FAILURE}: True with the failure's reason and message while
+ *       the last pass failed; removed after a pass without failure.
+ * </ul>
+ */
+public final class PodSetStatuses {
+
+  private PodSetStatuses() {}
+
+  /**
+   * The status for {@code podSet} given the pods the plan counted.
+   *
+   * @param podSet the PodSet as cached (its stored status is the starting point)
+   * @param plan the pass's plan; its {@link PodSetPlan#active()} pods are counted
+   * @param failure what failed in this pass, or null
+   * @param now the time for conditions that change
+   */
+  public static PodSetStatus compute(
+      PodSet podSet, PodSetPlan plan, ReplicaFailure failure, Instant now) {
+    Objects.requireNonNull(podSet, "podSet");
+    Objects.requireNonNull(plan, "plan");
+    Objects.requireNonNull(now, "now");
+    PodSetSpec spec = podSet.getSpec() == null ? PodSetSpec.defaults() : podSet.getSpec();
+    int desired = Math.max(0, spec.effectiveReplicas());
+    List<Pod> active = plan.active();
+    String hash = plan.templateHash().full();
+    int ready = (int) active.stream().filter(Pods::isReady).count();
+    int available = (int) active.stream().filter(Pods::isAvailable).count();
+    int updated = (int) active.stream().filter(p -> hash.equals(Pods.templateHash(p))).count();
+    Long generation = podSet.getMetadata().getGeneration();
+
+    PodSetStatus base = podSet.getStatus() == null ? PodSetStatus.empty() : podSet.getStatus();
+    PodSetStatus status =
+        base.toBuilder()
+            .replicas(active.size())
+            .readyReplicas(ready)
+            .availableReplicas(available)
+            .updatedReplicas(updated)
+            .podNames(active.stream().map(p -> p.getMetadata().getName()).toList())
+            .observedGeneration(generation == null ? 0 : generation)
+            .selector(PodSetLabels.selectorString(podSet))
+            .build();
+
+    status =
+        status.withCondition(
+            available >= desired
+                ? PodSetCondition.of(
+                    PodSetCondition.AVAILABLE,
+                    PodSetCondition.TRUE,
+                    "AllReplicasAvailable",
+                    available + " of " + desired + " pods available",
+                    now)
+                : PodSetCondition.of(
+                    PodSetCondition.AVAILABLE,
+                    PodSetCondition.FALSE,
+                    "ReplicasUnavailable",
+                    available + " of " + desired + " pods available",
+                    now));
+    status = status.withCondition(progressing(active.size(), updated, desired, now));
+    if (failure != null) {
+      status =
+          status.withCondition(
+              PodSetCondition.of(
+                  PodSetCondition.REPLICA_FAILURE,
+                  PodSetCondition.TRUE,
+                  failure.reason(),
+                  failure.message(),
+                  now));
+    } else {
+      status = status.withoutCondition(PodSetCondition.REPLICA_FAILURE);
+    }
+    return status;
+  }
+
+  private static PodSetCondition progressing(int current, int updated, int desired, Instant now) {
+    if (current < desired) {
+      return PodSetCondition.of(
+          PodSetCondition.PROGRESSING,
+          PodSetCondition.TRUE,
+          "ScalingUp",
+          current + " of " + desired + " pods exist",
+          now);
+    }
+    if (current > desired) {
+      return PodSetCondition.of(
+          PodSetCondition.PROGRESSING,
+          PodSetCondition.TRUE,
+          "ScalingDown",
+          current + " pods exist, " + desired + " wanted",
+          now);
+    }
+    if (updated < desired) {
+      return PodSetCondition.of(
+          PodSetCondition.PROGRESSING,
+          PodSetCondition.TRUE,
+          "Updating",
+          updated + " of " + desired + " pods on the current template",
+          now);
+    }
+    return PodSetCondition.of(
+        PodSetCondition.PROGRESSING,
+        PodSetCondition.FALSE,
+        "Complete",
+        desired + " pods on the current template",
+        now);
+  }
+}

@@ -1,0 +1,33 @@
+package io.podset.operator;
+
+import java.util.Objects;
+
+/**
+ * Why pods could not be created, deleted or updated, for the {@code ReplicaFailure} condition.
+ *
+ * @param reason a CamelCase reason: {@value #INVALID_SPEC}, {@value #FAILED_CREATE}, {@value
+ *     #FAILED_DELETE} or {@value #FAILED_UPDATE}
+ * @param message a human-readable sentence naming the pod or field and the server's answer
+ */
+public record ReplicaFailure(String reason, String message) {
+
+  /** The PodSet cannot work as written. */
+  public static final String INVALID_SPEC = "InvalidSpec";
+
+  /** A pod create was refused (quota, admission, invalid pod, server error). */
+  public static final String FAILED_CREATE = "FailedCreate";
+
+  /** A pod delete failed. */
+  public static final String FAILED_DELETE = "FailedDelete";
+
+  /** A pod patch (adoption, release, image update) failed. */
+  public static final String FAILED_UPDATE = "FailedUpdate";
+
+  /**
+   * @throws NullPointerException if an argument is null
+   */
+  public ReplicaFailure {
+    Objects.requireNonNull(reason, "reason");
+    Objects.requireNonNull(message, "message");
+  }
+}
