@@ -14,6 +14,7 @@ final class ApiRouter implements RequestFilter.Chain {
   private final ResourceRegistry registry;
   private final ObjectStore store;
   private final Discovery discovery;
+  private final OpenApiDocuments openApi;
   private final ObjectReads reads;
   private final ObjectWrites writes;
   private final Clock clock;
@@ -23,6 +24,7 @@ final class ApiRouter implements RequestFilter.Chain {
       ResourceRegistry registry,
       ObjectStore store,
       Discovery discovery,
+      OpenApiDocuments openApi,
       ObjectReads reads,
       ObjectWrites writes,
       Clock clock,
@@ -30,6 +32,7 @@ final class ApiRouter implements RequestFilter.Chain {
     this.registry = Objects.requireNonNull(registry, "registry");
     this.store = Objects.requireNonNull(store, "store");
     this.discovery = Objects.requireNonNull(discovery, "discovery");
+    this.openApi = Objects.requireNonNull(openApi, "openApi");
     this.reads = Objects.requireNonNull(reads, "reads");
     this.writes = Objects.requireNonNull(writes, "writes");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -46,6 +49,9 @@ final class ApiRouter implements RequestFilter.Chain {
     switch (segments.get(0)) {
       case "version" -> {
         return ApiResponse.json(200, discovery.version());
+      }
+      case "openapi" -> {
+        return openApi(segments);
       }
       case "healthz", "livez", "readyz" -> {
         return ApiResponse.text(200, "ok");
@@ -86,6 +92,25 @@ final class ApiRouter implements RequestFilter.Chain {
       }
       default -> throw StatusError.pathNotFound("the server could not find the requested resource");
     }
+  }
+
+  private ApiResult openApi(List<String> segments) {
+    if (segments.size() >= 2 && segments.get(1).equals("v3")) {
+      if (segments.size() == 2) {
+        return ApiResponse.json(200, openApi.index());
+      }
+      String gv = null;
+      if (segments.size() == 4 && segments.get(2).equals("api")) {
+        gv = segments.get(3);
+      } else if (segments.size() == 5 && segments.get(2).equals("apis")) {
+        gv = segments.get(3) + "/" + segments.get(4);
+      }
+      ObjectNode doc = gv == null ? null : openApi.document(gv);
+      if (doc != null) {
+        return ApiResponse.json(200, doc);
+      }
+    }
+    throw StatusError.pathNotFound("the server could not find the requested resource");
   }
 
   private ObjectNode rootPaths() {

@@ -80,6 +80,37 @@ final class ObjectWrites {
     }
   }
 
+  /**
+   * {@code fieldValidation=Strict}: fields a custom resource's schema does not declare are an error
+   * instead of being pruned. Built-in kinds are not checked (no schemas are modelled).
+   */
+  static void checkFieldValidation(ResourceType type, ObjectNode body, ApiRequest request) {
+    String mode = request.param("fieldValidation");
+    if (mode == null || mode.isEmpty() || mode.equals("Ignore") || mode.equals("Warn")) {
+      return;
+    }
+    if (!mode.equals("Strict")) {
+      throw StatusError.badRequest(
+          "fieldValidation: Unsupported value: \""
+              + mode
+              + "\": supported values: \"Ignore\", \"Strict\", \"Warn\"");
+    }
+    if (type.rules() instanceof SchemaRules schema) {
+      List<String> unknown = schema.unknownFields(body);
+      if (!unknown.isEmpty()) {
+        StringBuilder message = new StringBuilder("strict decoding error: ");
+        for (int i = 0; i < unknown.size(); i++) {
+          message
+              .append(i == 0 ? "" : ", ")
+              .append("unknown field \"")
+              .append(unknown.get(i))
+              .append('"');
+        }
+        throw StatusError.badRequest(message.toString());
+      }
+    }
+  }
+
   private static void checkNamespace(ResourceType type, String namespace, ObjectNode body) {
     ObjectNode meta = Json.metadata(body);
     if (!type.namespaced()) {
@@ -100,6 +131,7 @@ final class ObjectWrites {
     ObjectNode body = parseObject(request);
     checkKind(type, body);
     checkNamespace(type, namespace, body);
+    checkFieldValidation(type, body, request);
     if (type.namespaced() && store.get("/namespaces", namespace) == null) {
       throw StatusError.namespaceNotFound(namespace);
     }
@@ -202,6 +234,7 @@ final class ObjectWrites {
               + ")");
     }
     Json.metadata(body).put("name", name);
+    checkFieldValidation(type, body, request);
     return commitUpdate(type, namespace, name, target, current -> body);
   }
 
@@ -225,6 +258,9 @@ final class ObjectWrites {
           checkNamespace(type, namespace, result);
           if (!name.equals(Json.name(result))) {
             throw StatusError.badRequest("metadata.name cannot be changed by a patch");
+          }
+          if (target == Target.MAIN) {
+            checkFieldValidation(type, result, request);
           }
           return result;
         });

@@ -24,6 +24,17 @@ final class SchemaRules implements TypeRules {
 
   @Override
   public void applyDefaults(ObjectNode object) {
+    prune(object, new ArrayList<>());
+  }
+
+  /** The paths of fields the schema does not declare (what pruning drops), for strict checks. */
+  List<String> unknownFields(ObjectNode object) {
+    List<String> pruned = new ArrayList<>();
+    prune(object.deepCopy(), pruned);
+    return pruned;
+  }
+
+  private void prune(ObjectNode object, List<String> pruned) {
     if (schema == null) {
       return;
     }
@@ -39,16 +50,18 @@ final class SchemaRules implements TypeRules {
       if (sub.isMissingNode()) {
         if (!schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)) {
           unknown.add(name);
+          pruned.add(name);
         }
       } else {
-        defaultAndPrune(e.getValue(), sub);
+        defaultAndPrune(e.getValue(), sub, name, pruned);
       }
     }
     object.remove(unknown);
     addDefaults(object, schema, true);
   }
 
-  private static void defaultAndPrune(JsonNode value, JsonNode schema) {
+  private static void defaultAndPrune(
+      JsonNode value, JsonNode schema, String path, List<String> pruned) {
     if (value instanceof ObjectNode object) {
       JsonNode props = schema.path("properties");
       JsonNode additional = schema.path("additionalProperties");
@@ -62,20 +75,19 @@ final class SchemaRules implements TypeRules {
           sub = additional;
         }
         if (sub.isMissingNode()) {
-          if (!preserve && !props.isMissingNode()) {
+          if (!preserve) {
             unknown.add(e.getKey());
-          } else if (!preserve && additional.isMissingNode() && !props.isMissingNode()) {
-            unknown.add(e.getKey());
+            pruned.add(path + "." + e.getKey());
           }
         } else {
-          defaultAndPrune(e.getValue(), sub);
+          defaultAndPrune(e.getValue(), sub, path + "." + e.getKey(), pruned);
         }
       }
       object.remove(unknown);
       addDefaults(object, schema, false);
     } else if (value != null && value.isArray()) {
-      for (JsonNode item : value) {
-        defaultAndPrune(item, schema.path("items"));
+      for (int i = 0; i < value.size(); i++) {
+        defaultAndPrune(value.get(i), schema.path("items"), path + "[" + i + "]", pruned);
       }
     }
   }
@@ -91,7 +103,7 @@ final class SchemaRules implements TypeRules {
       if (def != null && !object.has(e.getKey())) {
         JsonNode copy = def.deepCopy();
         object.set(e.getKey(), copy);
-        defaultAndPrune(copy, e.getValue());
+        defaultAndPrune(copy, e.getValue(), e.getKey(), new ArrayList<>());
       }
     }
   }

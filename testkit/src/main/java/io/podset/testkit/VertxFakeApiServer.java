@@ -122,7 +122,15 @@ final class VertxFakeApiServer implements FakeApiServer {
     String address = "127.0.0.1:" + http.actualPort();
     Discovery discovery = new Discovery(registry, options.kubernetesVersion, address);
     ApiRouter router =
-        new ApiRouter(registry, store, discovery, reads, writes, clock, options.bookmarkInterval);
+        new ApiRouter(
+            registry,
+            store,
+            discovery,
+            new OpenApiDocuments(registry, options.kubernetesVersion),
+            reads,
+            writes,
+            clock,
+            options.bookmarkInterval);
     routerHolder[0] = router;
     VertxFakeApiServer server =
         new VertxFakeApiServer(

@@ -1,2 +1,65 @@
-/** A fake Kubernetes API server for tests (documentation completed below). */
+/**
+ * A fake Kubernetes API server for tests: {@link io.podset.testkit.FakeApiServer}, a real HTTP/1.1
+ * server on 127.0.0.1 (Vert.x) that the fabric8 client and {@code kubectl} use as a cluster, and
+ * {@link io.podset.testkit.WithFakeApiServer}, its JUnit 5 extension.
+ *
+ * <h2>What is emulated</h2>
+ *
+ * <ul>
+ *   <li>One global, monotonic resourceVersion; a write that changes nothing keeps it; lists carry
+ *       {@code <Kind>List} and their snapshot revision.
+ *   <li>{@code Status} errors with Kubernetes' reasons and codes: 404 NotFound (object, namespace,
+ *       path), 409 AlreadyExists and Conflict (stale resourceVersion on PUT/PATCH, {@code /status},
+ *       {@code /scale}, delete preconditions), 422 Invalid with field causes (names, labels, pod
+ *       containers, CRD definitions, OpenAPI schemas), 400 BadRequest (malformed bodies, selectors,
+ *       query values, strict field validation), 405, 410 Expired, 415, 504 for a future
+ *       resourceVersion.
+ *   <li>Watches over chunked HTTP and WebSocket: synthetic ADDED for RV unset or "0", resume from a
+ *       revision, selector enter/leave as ADDED/DELETED, {@code timeoutSeconds}, periodic
+ *       bookmarks, an ERROR event with 410 beyond the history window, {@code sendInitialEvents}
+ *       ending with the {@code k8s.io/initial-events-end} bookmark, Table rows for {@code kubectl
+ *       get -w}.
+ *   <li>Lists: {@code limit}/{@code continue} over one snapshot (410 once it left the history),
+ *       {@code remainingItemCount}, {@code resourceVersionMatch} Exact and NotOlderThan, the full
+ *       label-selector grammar, field selectors ({@code metadata.name}, {@code metadata.namespace},
+ *       and per kind: pods, secrets, namespaces, nodes, events, CRD {@code selectableFields}); any
+ *       other field is a 400.
+ *   <li>Metadata: uid, creationTimestamp (server clock), generateName, generation bumped only by
+ *       changes outside metadata (and status where a status subresource exists); status and scale
+ *       subresources.
+ *   <li>Resources: namespaces, pods, configmaps, secrets, services, serviceaccounts, nodes, events
+ *       (core and events.k8s.io), apps deployments/replicasets/statefulsets/daemonsets, leases,
+ *       RBAC kinds, CRDs and any custom resource. A CRD is served (and Established) when its create
+ *       returns: scope, versions, subresources, printer columns, short names, categories, and its
+ *       OpenAPI v3 schema (types, required, minimum/maximum, enum, pattern, length and item bounds,
+ *       defaults, pruning of undeclared fields).
+ *   <li>Discovery ({@code /version} v1.33.x, {@code /api}, {@code /apis}, group and group/version
+ *       documents), a schema-less OpenAPI v3 index, Table output honouring CRD printer columns,
+ *       JSON merge patch and JSON patch.
+ * </ul>
+ *
+ * <h2>What is not emulated</h2>
+ *
+ * <ul>
+ *   <li>Authentication, authorization (RBAC objects are stored, never enforced), admission
+ *       webhooks, quotas, limit ranges, API priority and fairness; TLS (plain HTTP only); protobuf
+ *       and YAML bodies (JSON only; CBOR neither).
+ *   <li>Finalizers, {@code deletionTimestamp}, graceful deletion, owner-reference garbage
+ *       collection and namespace termination: a DELETE removes the object at once (namespace
+ *       contents stay).
+ *   <li>{@code dryRun}, server-side apply and managedFields; strategic merge patch on built-in
+ *       kinds is applied as a JSON merge patch without the strategic directives.
+ *   <li>Schemas of built-in kinds (only the checks listed above), immutable fields, defaulting
+ *       beyond pods/secrets/CRDs, Service cluster IPs, the ServiceAccount token and default
+ *       ServiceAccount controllers, any controller or scheduler (pods stay Pending).
+ *   <li>Conversion between versions: custom resource versions are served with the stored fields and
+ *       the requested apiVersion (strategy None); core and events.k8s.io Events are separate
+ *       stores.
+ *   <li>Aggregated discovery (clients fall back to the plain documents), OpenAPI v2 and schemas in
+ *       OpenAPI v3, {@code kubectl explain}, subresources other than status and scale (logs, exec,
+ *       eviction, binding, proxy), CEL validation rules, {@code x-kubernetes-validations}.
+ *   <li>A future resourceVersion answers 504 at once (no wait); watch caches, etcd compaction by
+ *       time (the history window counts changes), the CRD Established condition being asynchronous.
+ * </ul>
+ */
 package io.podset.testkit;

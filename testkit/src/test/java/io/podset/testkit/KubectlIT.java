@@ -1,0 +1,275 @@
+package io.podset.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * kubectl as a real client of the fake: the seed's PodSet walk-through, step by step. kubectl must
+ * be installed (these tests fail, they do not skip, without it).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class KubectlIT {
+
+  private static final ResourceDefinitionContext PODSETS =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("app.example.com")
+          .withVersion("v1alpha1")
+          .withKind("PodSet")
+          .withPlural("podsets")
+          .withNamespaced(true)
+          .build();
+
+  @TempDir static Path dir;
+  private FakeApiServer server;
+  private Path kubeconfig;
+  private Path kubectl;
+
+  @BeforeAll
+  void start() {
+    kubectl = findKubectl();
+    server = FakeApiServer.start();
+    kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
+  }
+
+  @AfterAll
+  void stop() {
+    server.close();
+  }
+
+  private static Path findKubectl() {
+    List<Path> candidates = new ArrayList<>();
+    candidates.add(Path.of("/usr/bin/kubectl"));
+    String path = System.getenv().getOrDefault("PATH", "");
+    for (String entry : path.split(java.io.File.pathSeparator)) {
+      if (!entry.isEmpty()) {
+        candidates.add(Path.of(entry, "kubectl"));
+      }
+    }
+    return candidates.stream()
+        .filter(Files::isExecutable)
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new AssertionError(
+                    "kubectl is required for these tests and was not found in /usr/bin or PATH"));
+  }
+
+  private static Path resource(String name) {
+    try {
+      return Path.of(KubectlIT.class.getResource("/" + name).toURI());
+    } catch (Exception e) {
+      throw new IllegalStateException("missing test resource " + name, e);
+    }
+  }
+
+  private List<String> command(String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(kubectl.toString());
+    command.add("--kubeconfig=" + kubeconfig);
+    command.add("--cache-dir=" + dir.resolve("cache"));
+    command.add("--request-timeout=30s");
+    command.addAll(List.of(args));
+    return command;
+  }
+
+  /** Runs kubectl to completion; fails on a non-zero exit. Returns stdout and stderr. */
+  private String kubectl(String... args) {
+    try {
+      Process process = new ProcessBuilder(command(args)).redirectErrorStream(true).start();
+      String output;
+      try (var in = process.getInputStream()) {
+        output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      }
+      assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("kubectl finished").isTrue();
+      assertThat(process.exitValue())
+          .as("kubectl %s exit code; output:%n%s", String.join(" ", args), output)
+          .isZero();
+      return output;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private Map<String, Object> spec(String name) {
+    GenericKubernetesResource ps =
+        server
+            .client()
+            .genericKubernetesResources(PODSETS)
+            .inNamespace("default")
+            .withName(name)
+            .get();
+    return (Map<String, Object>) ps.getAdditionalProperties().get("spec");
+  }
+
+  @Test
+  @Order(1)
+  void create_crdThenSeedPodSet() {
+    assertThat(kubectl("create", "-f", resource("podset-crd.yaml").toString()))
+        .contains("customresourcedefinition.apiextensions.k8s.io/podsets.app.example.com created");
+    assertThat(kubectl("create", "-f", resource("example-podset.yaml").toString()))
+        .contains("podset.app.example.com/example-podset created");
+    assertThat(spec("example-podset")).containsEntry("replicas", 3);
+  }
+
+  @Test
+  @Order(2)
+  void get_showsPrinterColumns() {
+    String table = kubectl("get", "ps");
+    List<String> lines = table.lines().collect(Collectors.toList());
+    assertThat(lines.get(0).split("\\s+"))
+        .containsExactly("NAME", "DESIRED", "CURRENT", "READY", "AGE");
+    assertThat(lines.get(1)).startsWith("example-podset").contains(" 3 ");
+  }
+
+  @Test
+  @Order(3)
+  void getWatch_receivesAChange() throws Exception {
+    Process process =
+        new ProcessBuilder(command("get", "podsets", "--watch", "--output-watch-events"))
+            .redirectErrorStream(true)
+            .start();
+    BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    Thread reader =
+        new Thread(
+            () -> {
+              try (BufferedReader in =
+                  new BufferedReader(
+                      new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                  lines.add(line);
+                }
+              } catch (IOException e) {
+                // The process was stopped.
+              }
+            });
+    reader.setDaemon(true);
+    reader.start();
+    try {
+      String first = awaitLine(lines, l -> l.contains("example-podset"));
+      assertThat(first).contains("ADDED");
+      server
+          .client()
+          .genericKubernetesResources(PODSETS)
+          .inNamespace("default")
+          .withName("example-podset")
+          .edit(
+              ps -> {
+                ((Map<String, Object>) ps.getAdditionalProperties().get("spec")).put("replicas", 4);
+                return ps;
+              });
+      String change = awaitLine(lines, l -> l.contains("MODIFIED"));
+      assertThat(change).contains("example-podset").contains(" 4 ");
+    } finally {
+      process.destroy();
+      process.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static String awaitLine(
+      BlockingQueue<String> lines, java.util.function.Predicate<String> wanted)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    List<String> seen = new ArrayList<>();
+    while (System.nanoTime() < deadline) {
+      String line = lines.poll(1, TimeUnit.SECONDS);
+      if (line != null) {
+        seen.add(line);
+        if (wanted.test(line)) {
+          return line;
+        }
+      }
+    }
+    throw new AssertionError("no matching kubectl output within 30 s; saw " + seen);
+  }
+
+  @Test
+  @Order(4)
+  void scale_setsReplicasThroughScaleSubresource() {
+    assertThat(kubectl("scale", "ps", "example-podset", "--replicas=5")).contains("scaled");
+    assertThat(spec("example-podset")).containsEntry("replicas", 5);
+  }
+
+  @Test
+  @Order(5)
+  void patch_mergeAndJson() {
+    kubectl(
+        "patch", "ps", "example-podset", "--type", "merge", "-p", "{\"spec\":{\"replicas\":2}}");
+    assertThat(spec("example-podset")).containsEntry("replicas", 2);
+    kubectl(
+        "patch",
+        "ps",
+        "example-podset",
+        "--type",
+        "json",
+        "-p",
+        "[{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":6}]");
+    assertThat(spec("example-podset")).containsEntry("replicas", 6);
+  }
+
+  @Test
+  @Order(6)
+  void describe_andApply() {
+    assertThat(kubectl("describe", "podset", "example-podset"))
+        .contains("Name:         example-podset")
+        .contains("Replicas:  6");
+    assertThat(kubectl("apply", "-f", resource("example-podset.yaml").toString()))
+        .contains("configured");
+    assertThat(spec("example-podset")).containsEntry("replicas", 3);
+  }
+
+  @Test
+  @Order(7)
+  void delete_removesThePodSet() {
+    assertThat(kubectl("delete", "ps", "example-podset")).contains("deleted");
+    assertThat(
+            server
+                .client()
+                .genericKubernetesResources(PODSETS)
+                .inNamespace("default")
+                .withName("example-podset")
+                .get())
+        .isNull();
+    assertThat(kubectl("get", "ps")).contains("No resources found");
+  }
+
+  @Test
+  @Order(8)
+  void builtinPods_runGetAndDelete() {
+    kubectl("run", "nginx", "--image=nginx");
+    assertThat(kubectl("get", "pods")).contains("nginx").contains("Pending");
+    assertThat(kubectl("delete", "pod", "nginx", "--wait=true")).contains("deleted");
+    assertThat(
+            Stream.of(kubectl("get", "pods", "-o", "name").split("\n")).filter(l -> !l.isBlank()))
+        .isEmpty();
+  }
+}

@@ -1,0 +1,222 @@
+package io.podset.testkit.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.ThrowableAssert;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Shared set-up of the conformance suite: a target server, a namespace per class, the Widget CRD,
+ * and helpers for raw HTTP and watch streams (through the fabric8 HTTP client, so a real cluster's
+ * credentials apply).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class ConformanceTestBase {
+
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  ConformanceTarget target;
+  KubernetesClient client;
+  String ns;
+
+  @BeforeAll
+  void openTarget() {
+    target = ConformanceTarget.open();
+    client = target.client();
+    ns = target.createNamespace();
+    target.installWidgetCrd();
+  }
+
+  @AfterAll
+  void closeTarget() {
+    if (target != null) {
+      target.close();
+    }
+  }
+
+  NonNamespaceOperation<GenericKubernetesResource, ?, Resource<GenericKubernetesResource>>
+      widgets() {
+    return target.widgets(ns);
+  }
+
+  static GenericKubernetesResource widget(String name, int replicas) {
+    GenericKubernetesResource w = new GenericKubernetesResource();
+    w.setApiVersion("conformance.podset.io/v1");
+    w.setKind("Widget");
+    w.setMetadata(new ObjectMetaBuilder().withName(name).build());
+    Map<String, Object> spec = new HashMap<>();
+    spec.put("replicas", replicas);
+    w.setAdditionalProperty("spec", spec);
+    return w;
+  }
+
+  GenericKubernetesResource createWidget(String name, int replicas) {
+    return widgets().resource(widget(name, replicas)).create();
+  }
+
+  static long rv(io.fabric8.kubernetes.api.model.HasMetadata object) {
+    return Long.parseLong(object.getMetadata().getResourceVersion());
+  }
+
+  static KubernetesClientException apiError(ThrowableAssert.ThrowingCallable call) {
+    KubernetesClientException e = catchThrowableOfType(KubernetesClientException.class, call);
+    assertThat(e).as("expected the API server to refuse the request").isNotNull();
+    return e;
+  }
+
+  String widgetsPath() {
+    return "/apis/conformance.podset.io/v1/namespaces/" + ns + "/widgets";
+  }
+
+  /** A raw response: status code and body parsed as JSON (null when not JSON). */
+  record Raw(int code, JsonNode body) {}
+
+  Raw raw(
+      String method, String path, String contentType, String body, Map<String, String> headers) {
+    HttpClient http = client.getHttpClient();
+    HttpRequest.Builder builder =
+        http.newHttpRequestBuilder().uri(client.getMasterUrl() + path.substring(1));
+    headers.forEach(builder::header);
+    if (body != null) {
+      builder.method(method, contentType, body);
+    } else if (!method.equals("GET")) {
+      builder.method(method, "application/json", "");
+    }
+    try {
+      HttpResponse<String> response =
+          http.sendAsync(builder.build(), String.class).get(30, TimeUnit.SECONDS);
+      JsonNode json;
+      try {
+        json = JSON.readTree(response.body());
+      } catch (IOException e) {
+        json = null;
+      }
+      return new Raw(response.code(), json);
+    } catch (Exception e) {
+      throw new IllegalStateException("request " + method + " " + path + " failed", e);
+    }
+  }
+
+  Raw get(String path) {
+    return raw("GET", path, null, null, Map.of());
+  }
+
+  /** An open watch stream: one JSON event per {@link #next}. */
+  final class WatchStream implements AutoCloseable {
+    private final BlockingQueue<JsonNode> events = new LinkedBlockingQueue<>();
+    private final InputStream body;
+    private final Thread reader;
+    private volatile boolean ended;
+
+    WatchStream(String pathAndQuery) {
+      HttpClient http = client.getHttpClient();
+      HttpRequest request =
+          http.newHttpRequestBuilder()
+              .uri(client.getMasterUrl() + pathAndQuery.substring(1))
+              .forStreaming()
+              .build();
+      try {
+        HttpResponse<InputStream> response =
+            http.sendAsync(request, InputStream.class).get(30, TimeUnit.SECONDS);
+        assertThat(response.code()).as("watch status").isEqualTo(200);
+        body = response.body();
+      } catch (Exception e) {
+        throw new IllegalStateException("watch " + pathAndQuery + " failed", e);
+      }
+      reader =
+          new Thread(
+              () -> {
+                try (BufferedReader lines =
+                    new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
+                  String line;
+                  while ((line = lines.readLine()) != null) {
+                    if (!line.isBlank()) {
+                      events.add(JSON.readTree(line));
+                    }
+                  }
+                } catch (IOException e) {
+                  // The stream was closed by us or by the server.
+                } finally {
+                  ended = true;
+                }
+              },
+              "watch-reader");
+      reader.setDaemon(true);
+      reader.start();
+    }
+
+    /** The next event, failing after 10 s. */
+    JsonNode next() {
+      try {
+        JsonNode event = events.poll(10, TimeUnit.SECONDS);
+        assertThat(event).as("a watch event within 10 s").isNotNull();
+        return event;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+
+    /** The next event that is not a BOOKMARK. */
+    JsonNode nextChange() {
+      while (true) {
+        JsonNode event = next();
+        if (!event.path("type").asText().equals("BOOKMARK")) {
+          return event;
+        }
+      }
+    }
+
+    /** Waits until the server ends the stream. */
+    boolean awaitEnd(long seconds) throws InterruptedException {
+      reader.join(TimeUnit.SECONDS.toMillis(seconds));
+      return ended;
+    }
+
+    boolean hasPending() {
+      return !events.isEmpty();
+    }
+
+    @Override
+    public void close() {
+      try {
+        body.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  static String type(JsonNode event) {
+    return event.path("type").asText();
+  }
+
+  static String name(JsonNode event) {
+    return event.path("object").path("metadata").path("name").asText();
+  }
+}
