@@ -66,6 +66,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
   private final VersionBarrier<Request> podWrites;
   private final VersionBarrier<Request> statusWrites;
   private final PlanExecutor executor;
+  private final java.time.Duration unsettledRecheck;
 
   private PodSetReconciler(
       KubernetesClient client,
@@ -90,6 +91,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       }
     }
     this.clock = options.clock();
+    this.unsettledRecheck = options.expectationsTimeout();
     this.planner = PodSetPlanner.create(options.burst());
     this.expectations = Expectations.create(clock, options.expectationsTimeout());
     this.podWrites = new VersionBarrier<>(clock, options.expectationsTimeout());
@@ -190,8 +192,10 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
         expectations.satisfied(request, cacheVersion) && podWrites.passed(request, cacheVersion);
     PodSetPlan plan = planner.plan(podSet, candidatePods(podSet), settled);
     if (!settled && plan.problem() == null) {
+      // The pod events that show our writes will trigger the next pass; the delayed requeue only
+      // guarantees progress if they are lost (the expectations expire by then).
       LOG.debug("{}: waiting for the pod cache to show our writes", request);
-      return Result.done();
+      return Result.requeueAfter(unsettledRecheck);
     }
     ReplicaFailure failure =
         plan.problem() != null
