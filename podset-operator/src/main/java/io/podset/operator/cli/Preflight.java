@@ -1,6 +1,10 @@
 package io.podset.operator.cli;
 
+import io.fabric8.kubernetes.api.model.APIResourceList;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.podset.api.v1alpha1.PodSet;
 
@@ -14,8 +18,20 @@ final class Preflight {
   private Preflight() {}
 
   /** A message describing the problem, or null when the operator can start. */
-  static String check(KubernetesClient client) {
-    String url = client.getConfiguration().getMasterUrl();
+  static String check(KubernetesClient operatorClient) {
+    // Fail fast: a process supervisor restarts us; a long retry loop would only hide the cause.
+    Config fast =
+        new ConfigBuilder(operatorClient.getConfiguration())
+            .withRequestRetryBackoffLimit(1)
+            .withRequestRetryBackoffInterval(250)
+            .withConnectionTimeout(5_000)
+            .build();
+    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(fast).build()) {
+      return check(client, fast.getMasterUrl());
+    }
+  }
+
+  private static String check(KubernetesClient client, String url) {
     try {
       client.getKubernetesVersion();
     } catch (KubernetesClientException e) {
@@ -30,7 +46,11 @@ final class Preflight {
       return "cannot reach the API server at " + url + ": " + rootMessage(e);
     }
     try {
-      if (!client.supports(PodSet.class)) {
+      APIResourceList resources = client.getApiResources(PodSet.API_VERSION);
+      boolean served =
+          resources != null
+              && resources.getResources().stream().anyMatch(r -> PodSet.PLURAL.equals(r.getName()));
+      if (!served) {
         return "the PodSet CRD ("
             + PodSet.CRD_NAME
             + ") is not installed on "
