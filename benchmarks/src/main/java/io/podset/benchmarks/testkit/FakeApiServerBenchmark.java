@@ -30,8 +30,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * code (JDK HTTP client for requests; fabric8 client watches, i.e. WebSocket, for watchers).
  *
  * <p>Run: {@code ./mvnw -Pbenchmarks -pl benchmarks -am package -DskipTests} then {@code java -cp
- * ... io.podset.benchmarks.testkit.FakeApiServerBenchmark [seconds] [threads]}. Every loop is
- * bounded in time and count and only talks to 127.0.0.1.
+ * ... io.podset.benchmarks.testkit.FakeApiServerBenchmark [seconds] [threads]
+ * [PODSET_FAKE|FABRIC8_CRUD_MOCK...]} (one kind per JVM makes the cold start-up figures
+ * comparable). Every loop is bounded in time and count and only talks to 127.0.0.1.
  */
 public final class FakeApiServerBenchmark {
 
@@ -53,7 +54,14 @@ public final class FakeApiServerBenchmark {
     System.out.printf(
         "%-18s %12s %12s %10s %10s %14s%n",
         "server", "cold start", "warm start", "GET/s", "PUT/s", "watch ev/s");
-    for (ServerUnderTest.Kind kind : ServerUnderTest.Kind.values()) {
+    List<ServerUnderTest.Kind> kinds = new ArrayList<>();
+    for (int i = 2; i < args.length; i++) {
+      kinds.add(ServerUnderTest.Kind.valueOf(args[i]));
+    }
+    if (kinds.isEmpty()) {
+      kinds.addAll(List.of(ServerUnderTest.Kind.values()));
+    }
+    for (ServerUnderTest.Kind kind : kinds) {
       long cold = startNanos(kind);
       long[] warm = new long[10];
       for (int i = 0; i < warm.length; i++) {
