@@ -358,6 +358,11 @@ final class VertxFakeApiServer implements FakeApiServer {
   }
 
   @Override
+  public void closeWatches() {
+    store.terminateWatches();
+  }
+
+  @Override
   public int openWatches() {
     return store.watchCount();
   }
