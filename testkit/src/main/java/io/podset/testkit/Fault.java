@@ -62,7 +62,11 @@ public final class Fault {
             + " again");
   }
 
-  /** 410 Expired, as for a resourceVersion older than the history. */
+  /**
+   * 410 Expired, as for a resourceVersion older than the history. On a watch request the client
+   * relists; to make a running informer watch again, end its stream with {@link
+   * FaultInjector#dropWatches} after it received an event.
+   */
   public static Fault gone() {
     return status(410, "Expired", "too old resource version (injected fault)");
   }
@@ -127,7 +131,11 @@ public final class Fault {
     return new Fault(Kind.COMPACT_HISTORY, 0, null, null, null);
   }
 
-  /** For watch requests: the stream opens and ends at once, so the client watches again. */
+  /**
+   * For watch requests: the stream opens and ends at once, so the client watches again. Note that
+   * fabric8 (7.x) takes a watch that ends cleanly within 2 s without any message as a 410 of its
+   * own and relists.
+   */
   public static Fault dropWatch() {
     return new Fault(Kind.DROP_WATCH, 0, null, null, null);
   }
