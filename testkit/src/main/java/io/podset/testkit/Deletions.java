@@ -1,6 +1,7 @@
 package io.podset.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.LinkedHashSet;
@@ -18,6 +19,15 @@ import java.util.Set;
  */
 final class Deletions {
 
+  /** The finalizer that keeps an owner until its blocking dependents are gone. */
+  static final String FOREGROUND = "foregroundDeletion";
+
+  /** The finalizer that keeps an owner until its dependents lost their references to it. */
+  static final String ORPHAN = "orphan";
+
+  /** The namespace finalizer (in {@code spec.finalizers}) of the namespace controller. */
+  static final String KUBERNETES = "kubernetes";
+
   private Deletions() {}
 
   /**
@@ -33,11 +43,28 @@ final class Deletions {
     ObjectNode meta = (ObjectNode) current.get("metadata");
     boolean deleting = meta.hasNonNull("deletionTimestamp");
     Set<String> finalizers = finalizers(current);
-    if (grace == 0 && finalizers.isEmpty()) {
+    finalizers.addAll(namespaceFinalizers(current));
+    String added = null;
+    if (!deleting && "Foreground".equals(options.propagationPolicy())) {
+      added = FOREGROUND;
+    } else if (!deleting && "Orphan".equals(options.propagationPolicy())) {
+      added = ORPHAN;
+    }
+    if (grace == 0 && finalizers.isEmpty() && added == null) {
       return null;
     }
     ObjectNode next = current.deepCopy();
     ObjectNode nextMeta = Json.metadata(next);
+    if (added != null && !finalizers.contains(added)) {
+      ArrayNode array =
+          nextMeta.get("finalizers") instanceof ArrayNode existing
+              ? existing
+              : nextMeta.putArray("finalizers");
+      array.add(added);
+    }
+    if (isNamespace(current)) {
+      Json.child(next, "status").put("phase", "Terminating");
+    }
     if (!deleting) {
       nextMeta.put("deletionTimestamp", ObjectMeta.timestamp(now.plusSeconds(grace)));
       nextMeta.put("deletionGracePeriodSeconds", grace);
@@ -78,7 +105,24 @@ final class Deletions {
     JsonNode meta = object.path("metadata");
     return meta.hasNonNull("deletionTimestamp")
         && meta.path("deletionGracePeriodSeconds").asLong(0) == 0
-        && finalizers(object).isEmpty();
+        && finalizers(object).isEmpty()
+        && namespaceFinalizers(object).isEmpty();
+  }
+
+  static boolean isNamespace(JsonNode object) {
+    return "Namespace".equals(object.path("kind").asText())
+        && "v1".equals(object.path("apiVersion").asText());
+  }
+
+  /** A namespace's {@code spec.finalizers}; empty for other objects. */
+  static Set<String> namespaceFinalizers(JsonNode object) {
+    Set<String> result = new LinkedHashSet<>();
+    if (isNamespace(object)) {
+      for (JsonNode f : object.path("spec").path("finalizers")) {
+        result.add(f.asText());
+      }
+    }
+    return result;
   }
 
   /** Whether the object carries a {@code deletionTimestamp}. */

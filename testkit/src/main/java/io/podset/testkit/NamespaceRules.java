@@ -2,13 +2,20 @@ package io.podset.testkit;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-/** Namespaces: DNS-1123 label names, {@code status.phase: Active} on creation. */
+/**
+ * Namespaces: DNS-1123 label names, {@code status.phase: Active} and the {@code kubernetes}
+ * finalizer in {@code spec.finalizers} on creation.
+ */
 enum NamespaceRules implements TypeRules {
   INSTANCE;
 
   @Override
   public void prepareForCreate(ObjectNode object) {
     Json.child(object, "status").put("phase", "Active");
+    ObjectNode spec = Json.child(object, "spec");
+    if (!spec.has("finalizers")) {
+      spec.putArray("finalizers").add(Deletions.KUBERNETES);
+    }
   }
 
   @Override

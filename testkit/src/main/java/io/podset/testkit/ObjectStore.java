@@ -139,6 +139,19 @@ final class ObjectStore {
     }
   }
 
+  /**
+   * Computes what {@link #write} would store, without storing it ({@code dryRun=All}): no new
+   * revision, no event. The result holds the would-be object (for a delete: the current one).
+   */
+  WriteResult preview(String storageKey, String key, Mutation mutation) {
+    synchronized (lock) {
+      NavigableMap<String, ObjectNode> map = objects.get(storageKey);
+      ObjectNode current = map == null ? null : map.get(key);
+      ObjectNode next = mutation.apply(current);
+      return new WriteResult(next == null ? current : next, null);
+    }
+  }
+
   private static boolean sameIgnoringVersion(ObjectNode current, ObjectNode next) {
     String nextRv = Json.resourceVersion(next);
     String currentRv = Json.resourceVersion(current);

@@ -126,14 +126,42 @@ final class ObjectWrites {
     }
   }
 
+  /** A write, or with {@code dryRun=All} its preview. */
+  private ObjectStore.WriteResult write(
+      boolean dryRun, String storageKey, String key, ObjectStore.Mutation mutation) {
+    return dryRun
+        ? store.preview(storageKey, key, mutation)
+        : store.write(storageKey, key, mutation);
+  }
+
+  static boolean dryRun(ApiRequest request) {
+    return DeleteOptions.dryRun(request, Json.object());
+  }
+
   /** POST to a collection. */
   ApiResponse create(ResourceType type, String namespace, ApiRequest request) {
     ObjectNode body = parseObject(request);
+    boolean dryRun = dryRun(request);
     checkKind(type, body);
     checkNamespace(type, namespace, body);
     checkFieldValidation(type, body, request);
-    if (type.namespaced() && store.get("/namespaces", namespace) == null) {
-      throw StatusError.namespaceNotFound(namespace);
+    if (type.namespaced()) {
+      ObjectNode ns = store.get("/namespaces", namespace);
+      if (ns == null) {
+        throw StatusError.namespaceNotFound(namespace);
+      }
+      if (Deletions.deleting(ns)) {
+        throw new StatusError(
+            403,
+            "Forbidden",
+            type.plural()
+                + " \""
+                + Json.name(body)
+                + "\" is forbidden: unable to create new content in namespace "
+                + namespace
+                + " because it is being terminated",
+            StatusError.details(Json.name(body), type.group(), type.plural()));
+      }
     }
     ObjectNode meta = Json.metadata(body);
     if (!meta.path("resourceVersion").asText("").isEmpty()) {
@@ -180,7 +208,8 @@ final class ObjectWrites {
       String key = ObjectStore.key(type.namespaced() ? namespace : null, name);
       boolean[] clash = new boolean[1];
       ObjectStore.WriteResult result =
-          store.write(
+          write(
+              dryRun,
               type.storageKey(),
               key,
               current -> {
@@ -235,7 +264,7 @@ final class ObjectWrites {
     }
     Json.metadata(body).put("name", name);
     checkFieldValidation(type, body, request);
-    return commitUpdate(type, namespace, name, target, current -> body);
+    return commitUpdate(type, namespace, name, target, dryRun(request), current -> body);
   }
 
   /** PATCH of an object or its status. */
@@ -248,6 +277,7 @@ final class ObjectWrites {
         namespace,
         name,
         target,
+        dryRun(request),
         current -> {
           JsonNode patched = applyPatch(contentType, ObjectMeta.render(type, current), patch);
           if (!patched.isObject()) {
@@ -330,9 +360,20 @@ final class ObjectWrites {
 
   ApiResponse commitUpdate(
       ResourceType type, String namespace, String name, Target target, Desired desired) {
+    return commitUpdate(type, namespace, name, target, false, desired);
+  }
+
+  ApiResponse commitUpdate(
+      ResourceType type,
+      String namespace,
+      String name,
+      Target target,
+      boolean dryRun,
+      Desired desired) {
     String key = ObjectStore.key(type.namespaced() ? namespace : null, name);
     ObjectStore.WriteResult result =
-        store.write(
+        write(
+            dryRun,
             type.storageKey(),
             key,
             current -> {
@@ -426,7 +467,8 @@ final class ObjectWrites {
   ObjectNode deleteObject(ResourceType type, String key, DeleteOptions options) {
     boolean[] absent = new boolean[1];
     ObjectStore.WriteResult result =
-        store.write(
+        write(
+            options.dryRun(),
             type.storageKey(),
             key,
             current -> {

@@ -113,6 +113,8 @@ final class VertxFakeApiServer implements FakeApiServer {
     store.addCommitListener(kubelet);
     ObjectReads reads = new ObjectReads(store, clock);
     ObjectWrites writes = new ObjectWrites(store, clock, new SecureRandom());
+    // Last listener: it writes again (nested), after the others saw the change.
+    store.addCommitListener(new GarbageCollector(store, registry, writes));
     Vertx vertx = vertx();
     // The router needs the address for discovery; bind first with a late-bound handler.
     ApiRouter[] routerHolder = new ApiRouter[1];
