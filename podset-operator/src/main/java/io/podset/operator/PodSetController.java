@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.runtime.controller.Controller;
+import io.podset.runtime.controller.ControllerBuilder;
 import io.podset.runtime.controller.Controllers;
 import io.podset.runtime.event.EventRecorder;
 import io.podset.runtime.informer.InformerOptions;
@@ -69,6 +70,35 @@ public final class PodSetController {
       EventRecorder events,
       PodSetOptions options,
       InformerOptions informerOptions) {
+    Objects.requireNonNull(informers, "informers");
+    Objects.requireNonNull(options, "options");
+    return create(
+        Controllers.builder(informers).clock(options.clock()),
+        client,
+        informers,
+        events,
+        options,
+        informerOptions);
+  }
+
+  /**
+   * A controller built with {@code builder}, for instance a manager's {@code controllerBuilder()}
+   * (which sets its metrics registry and clock); not started. {@code informers} must be the factory
+   * {@code builder} takes its informers from.
+   *
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if the namespace makes the name {@code podset-<namespace>}
+   *     longer than 63 characters
+   * @throws IllegalStateException if the informer factory already has a controller of that name
+   */
+  public static Controller create(
+      ControllerBuilder builder,
+      KubernetesClient client,
+      SharedInformerFactory informers,
+      EventRecorder events,
+      PodSetOptions options,
+      InformerOptions informerOptions) {
+    Objects.requireNonNull(builder, "builder");
     Objects.requireNonNull(client, "client");
     Objects.requireNonNull(informers, "informers");
     Objects.requireNonNull(events, "events");
@@ -78,7 +108,7 @@ public final class PodSetController {
     SharedInformer<Pod> pods = informers.informerFor(Pod.class, informerOptions);
     PodSetReconciler reconciler = PodSetReconciler.create(client, podSets, pods, events, options);
     Controller controller =
-        Controllers.builder(informers)
+        builder
             .named(
                 informerOptions.namespace() == null
                     ? NAME
@@ -87,7 +117,6 @@ public final class PodSetController {
             .forResource(PodSet.class, specChanged())
             .watches(pods, reconciler.podEventHandler(), event -> true)
             .workers(options.workers())
-            .clock(options.clock())
             .reconciler(reconciler)
             .build();
     return new ClosingController(controller, reconciler);
