@@ -2,6 +2,7 @@ package io.podset.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.podset.runtime.time.Clock;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -15,6 +16,8 @@ import java.util.UUID;
  * Kubernetes' preconditions, defaulting, validation and metadata rules.
  */
 final class ObjectWrites {
+
+  private static final YAMLMapper YAML = new YAMLMapper();
 
   /** Which part of an object a write addresses. */
   enum Target {
@@ -141,10 +144,15 @@ final class ObjectWrites {
   /** POST to a collection. */
   ApiResponse create(ResourceType type, String namespace, ApiRequest request) {
     ObjectNode body = parseObject(request);
-    boolean dryRun = dryRun(request);
     checkKind(type, body);
     checkNamespace(type, namespace, body);
     checkFieldValidation(type, body, request);
+    return createObject(type, namespace, body, dryRun(request));
+  }
+
+  /** Creates {@code body} (kind and namespace checked). */
+  private ApiResponse createObject(
+      ResourceType type, String namespace, ObjectNode body, boolean dryRun) {
     if (type.namespaced()) {
       ObjectNode ns = store.get("/namespaces", namespace);
       if (ns == null) {
@@ -272,6 +280,12 @@ final class ObjectWrites {
       ResourceType type, String namespace, String name, Target target, ApiRequest request) {
     JsonNode patch = parsePatch(type, request);
     String contentType = request.contentType();
+    if (contentType.equals(APPLY)) {
+      return apply(type, namespace, name, target, request, patch);
+    }
+    if (request.param("force") != null) {
+      throw StatusError.badRequest("force is not allowed for non-apply patches");
+    }
     return commitUpdate(
         type,
         namespace,
@@ -296,6 +310,72 @@ final class ObjectWrites {
         });
   }
 
+  static final String APPLY = "application/apply-patch+yaml";
+
+  /** Server-side apply: creates the object if absent, else merges with field ownership. */
+  private ApiResponse apply(
+      ResourceType type,
+      String namespace,
+      String name,
+      Target target,
+      ApiRequest request,
+      JsonNode patch) {
+    String manager = request.param("fieldManager");
+    if (manager == null || manager.isEmpty()) {
+      ObjectNode details = Json.object();
+      details.put("group", "meta.k8s.io");
+      details.put("kind", "PatchOptions");
+      ObjectNode cause = details.putArray("causes").addObject();
+      cause.put("reason", "FieldValueRequired");
+      cause.put("message", "Required value: is required for apply patch");
+      cause.put("field", "fieldManager");
+      throw new StatusError(
+          422,
+          "Invalid",
+          "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required"
+              + " for apply patch",
+          details);
+    }
+    String forceParam = request.param("force");
+    if (forceParam != null && !forceParam.equals("true") && !forceParam.equals("false")) {
+      throw StatusError.badRequest("force: Invalid value: \"" + forceParam + "\"");
+    }
+    boolean force = "true".equals(forceParam);
+    if (!patch.isObject()) {
+      throw StatusError.badRequest("an apply configuration must be an object");
+    }
+    ObjectNode config = (ObjectNode) patch;
+    String configName = Json.name(config);
+    if (configName != null && !configName.equals(name)) {
+      throw StatusError.badRequest(
+          "the name of the object ("
+              + configName
+              + ") does not match the name on the URL ("
+              + name
+              + ")");
+    }
+    checkKind(type, config);
+    checkNamespace(type, namespace, config);
+    Json.metadata(config).put("name", name);
+    checkFieldValidation(type, config, request);
+    boolean dryRun = dryRun(request);
+    String key = ObjectStore.key(type.namespaced() ? namespace : null, name);
+    if (target == Target.MAIN && store.get(type.storageKey(), key) == null) {
+      ObjectNode created =
+          ServerSideApply.apply(type, null, config, manager, force, clock.instant());
+      return createObject(type, namespace, created, dryRun);
+    }
+    return commitUpdate(
+        type,
+        namespace,
+        name,
+        target,
+        dryRun,
+        current ->
+            ServerSideApply.apply(
+                type, ObjectMeta.render(type, current), config, manager, force, clock.instant()));
+  }
+
   static JsonNode parsePatch(ResourceType type, ApiRequest request) {
     String contentType = request.contentType();
     if (contentType == null) {
@@ -303,6 +383,17 @@ final class ObjectWrites {
     }
     switch (contentType) {
       case "application/json-patch+json", "application/merge-patch+json" -> {}
+      case APPLY -> {
+        try {
+          JsonNode config = YAML.readTree(request.body());
+          if (config == null || config.isMissingNode()) {
+            throw StatusError.badRequest("empty apply configuration");
+          }
+          return config;
+        } catch (IOException e) {
+          throw StatusError.badRequest("error decoding YAML: " + e.getMessage());
+        }
+      }
       case "application/strategic-merge-patch+json" -> {
         if (type.custom()) {
           throw StatusError.unsupportedMediaType(contentType);
@@ -325,7 +416,7 @@ final class ObjectWrites {
     return switch (contentType) {
       case "application/json-patch+json" -> Patches.jsonPatch(current, patch);
       case "application/strategic-merge-patch+json" ->
-          Patches.mergePatch(current, withoutDirectives(patch));
+          StrategicMerge.apply(current.path("kind").asText(), current, patch);
       default -> {
         if (!patch.isObject()) {
           throw StatusError.badRequest("a merge patch must be a JSON object");
@@ -333,23 +424,6 @@ final class ObjectWrites {
         yield Patches.mergePatch(current, patch);
       }
     };
-  }
-
-  /** Strategic-merge directives are dropped until the strategic merge is modelled (issue 5). */
-  private static JsonNode withoutDirectives(JsonNode patch) {
-    if (patch instanceof ObjectNode object) {
-      ObjectNode copy = Json.object();
-      object
-          .properties()
-          .forEach(
-              e -> {
-                if (!e.getKey().startsWith("$")) {
-                  copy.set(e.getKey(), withoutDirectives(e.getValue()));
-                }
-              });
-      return copy;
-    }
-    return patch;
   }
 
   /** Computes the desired object from the current one. */
@@ -435,6 +509,11 @@ final class ObjectWrites {
       }
     }
     Deletions.checkNoNewFinalizers(type, current, next);
+    if (!next.path("metadata").has("managedFields")
+        && current.path("metadata").has("managedFields")) {
+      // As Kubernetes: a write that leaves managedFields out keeps them.
+      Json.metadata(next).set("managedFields", current.path("metadata").path("managedFields"));
+    }
     next.put("apiVersion", current.path("apiVersion").asText());
     Json.metadata(next).put("resourceVersion", Json.resourceVersion(current));
     type.rules().applyDefaults(next);

@@ -36,6 +36,15 @@
  *   <li>Discovery ({@code /version} v1.33.x, {@code /api}, {@code /apis}, group and group/version
  *       documents), a schema-less OpenAPI v3 index, Table output honouring CRD printer columns,
  *       JSON merge patch and JSON patch.
+ *   <li>Deletion: finalizers and {@code deletionTimestamp} for every object (no new finalizers once
+ *       deleting), DELETE preconditions (uid, resourceVersion), {@code propagationPolicy}
+ *       Background, Foreground ({@code foregroundDeletion}: the owner waits for dependents with
+ *       {@code blockOwnerDeletion}) and Orphan ({@code orphan}: dependents lose the reference);
+ *       owner-reference garbage collection (an owner in another namespace counts as absent);
+ *       namespace deletion (Terminating, 403 for new content, contents deleted); {@code dryRun=All}
+ *       for create, update, patch and delete (no revision, no event).
+ *   <li>Strategic merge patch for built-in kinds and server-side apply with {@code managedFields}
+ *       and conflicts (limits below).
  *   <li>Graceful deletion of pods: a DELETE of a pod bound to a node sets {@code deletionTimestamp}
  *       (now plus the requested grace period or {@code terminationGracePeriodSeconds}, default 30
  *       s) and {@code deletionGracePeriodSeconds}; a second DELETE may shorten it; {@code
@@ -58,9 +67,23 @@
  *   <li>Authentication, authorization (RBAC objects are stored, never enforced), admission
  *       webhooks, quotas, limit ranges, API priority and fairness; TLS (plain HTTP only); protobuf
  *       and YAML bodies (JSON only; CBOR neither).
- *   <li>Finalizers (except on pods being gracefully deleted), owner-reference garbage collection
- *       and namespace termination: a DELETE of any other object removes it at once (namespace
- *       contents stay).
+ *   <li>Garbage collection and namespace termination run synchronously after the write that
+ *       triggers them (Kubernetes' controllers act a moment later, so clients must not rely on
+ *       either timing); owner references are resolved by uid only (apiVersion, kind and name are
+ *       not checked); there is no {@code /finalize} subresource (a terminating namespace goes when
+ *       it is empty and its {@code metadata.finalizers} are); objects in a terminating namespace
+ *       with finalizers keep it Terminating, without the namespace's status conditions.
+ *   <li>Strategic merge patch: merge keys are chosen by list field name (see {@code
+ *       StrategicMerge}), not from OpenAPI schemas; {@code $setElementOrder} and {@code
+ *       $retainKeys} are ignored; custom resources get 415 as on Kubernetes.
+ *   <li>Server-side apply: the configuration is merged (strategic for built-in kinds, JSON merge
+ *       for custom resources, whose lists are atomic); each manager's {@code Apply} entry records
+ *       the leaf fields it applied; a changed value of a field in another manager's entry is a 409
+ *       unless {@code force}. Not modelled: removing fields a manager stopped applying, {@code
+ *       Update} entries and ownership taken by ordinary writes, {@code x-kubernetes-list-type} and
+ *       map types from schemas, apply via {@code application/apply-patch+cbor}.
+ *   <li>{@code dryRun=All} computes the full result (validation, defaults, preconditions) but does
+ *       not run admission (there is none) and does not cascade to dependents.
  *   <li>Fault injection does not cut connections mid-response (a dropped watch ends cleanly with
  *       the final chunk or a WebSocket close) and cannot make a request hang beyond its latency;
  *       latency is real time, not the server's clock; event faults match on the watch request's
@@ -68,8 +91,6 @@
  *   <li>The simulated kubelet models no probes, images, volumes, resources, init container runs
  *       (init containers are reported Completed at start), eviction, node objects or node status;
  *       one node name serves every pod; its writes bypass the request pipeline.
- *   <li>{@code dryRun}, server-side apply and managedFields; strategic merge patch on built-in
- *       kinds is applied as a JSON merge patch without the strategic directives.
  *   <li>Schemas of built-in kinds (only the checks listed above), immutable fields, defaulting
  *       beyond pods/secrets/CRDs, Service cluster IPs, the ServiceAccount token and default
  *       ServiceAccount controllers, any controller or scheduler (pods stay Pending unless the

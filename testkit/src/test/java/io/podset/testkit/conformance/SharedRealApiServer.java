@@ -18,7 +18,9 @@ final class SharedRealApiServer {
 
   static synchronized RealApiServer get() {
     if (server == null) {
-      server = RealApiServerExtension.startOrSkip(RealApiServer.builder());
+      // The controller manager runs the garbage collector and the namespace controller, which
+      // the deletion conformance tests need.
+      server = RealApiServerExtension.startOrSkip(RealApiServer.builder().withControllerManager());
     }
     return server;
   }
