@@ -30,18 +30,16 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
 
   // All fields below are guarded by lock. Invariants:
   // - entries maps exactly the keys that are dirty, processing, or both.
-  // - an entry is in the ready list (head..tail through Entry.next) iff dirty && !processing;
+  // - an entry is in the ready list (head..tail through QueueEntry.next) iff dirty && !processing;
   //   size is the length of that list.
-  // - with metrics, an entry is in the processing list (oldest..newest through busyPrev/busyNext,
-  //   ordered by startedAt) iff processing; processing counts those entries in every case.
+  // - with metrics, an entry is in busy iff processing; processing counts those entries always.
   // - once shuttingDown, no key becomes dirty again; after shutDown() without drain the ready list
   //   is empty and no entry is dirty.
-  private final HashMap<K, Entry<K>> entries = new HashMap<>();
-  private Entry<K> head;
-  private Entry<K> tail;
+  private final HashMap<K, QueueEntry<K>> entries = new HashMap<>();
+  private QueueEntry<K> head;
+  private QueueEntry<K> tail;
   private int size;
-  private Entry<K> oldest;
-  private Entry<K> newest;
+  private final BusyList<K> busy = new BusyList<>();
   private int processing;
   private boolean shuttingDown;
 
@@ -70,9 +68,9 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
       if (shuttingDown) {
         return;
       }
-      Entry<K> entry = entries.get(key);
+      QueueEntry<K> entry = entries.get(key);
       if (entry == null) {
-        entry = new Entry<>(key);
+        entry = new QueueEntry<>(key);
         entries.put(key, entry);
       } else if (entry.dirty) {
         return;
@@ -124,7 +122,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
           throw e;
         }
       }
-      Entry<K> entry = head;
+      QueueEntry<K> entry = head;
       if (entry == null) {
         return Optional.empty();
       }
@@ -142,7 +140,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
         long now = clock.nanoTime();
         queued = now - entry.addedAt;
         entry.startedAt = now;
-        linkBusy(entry);
+        busy.append(entry);
       }
       passSignalOn();
     } finally {
@@ -172,7 +170,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
     long worked = 0L;
     lock.lock();
     try {
-      Entry<K> entry = entries.get(key);
+      QueueEntry<K> entry = entries.get(key);
       if (entry == null || !entry.processing) {
         throw new IllegalStateException("done(key) for a key that is not being processed: " + key);
       }
@@ -180,7 +178,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
       processing--;
       if (metrics != null) {
         worked = clock.nanoTime() - entry.startedAt;
-        unlinkBusy(entry);
+        busy.remove(entry);
       }
       if (entry.dirty) {
         pushReady(entry);
@@ -198,7 +196,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
     }
   }
 
-  private void pushReady(Entry<K> entry) {
+  private void pushReady(QueueEntry<K> entry) {
     if (tail == null) {
       head = entry;
     } else {
@@ -207,31 +205,6 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
     tail = entry;
     size++;
     notEmpty.signal();
-  }
-
-  private void linkBusy(Entry<K> entry) {
-    entry.busyPrev = newest;
-    if (newest == null) {
-      oldest = entry;
-    } else {
-      newest.busyNext = entry;
-    }
-    newest = entry;
-  }
-
-  private void unlinkBusy(Entry<K> entry) {
-    if (entry.busyPrev == null) {
-      oldest = entry.busyNext;
-    } else {
-      entry.busyPrev.busyNext = entry.busyNext;
-    }
-    if (entry.busyNext == null) {
-      newest = entry.busyPrev;
-    } else {
-      entry.busyNext.busyPrev = entry.busyPrev;
-    }
-    entry.busyPrev = null;
-    entry.busyNext = null;
   }
 
   @Override
@@ -250,8 +223,8 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
     try {
       shuttingDown = true;
       dropped = true;
-      for (Entry<K> entry = head; entry != null; ) {
-        Entry<K> next = entry.next;
+      for (QueueEntry<K> entry = head; entry != null; ) {
+        QueueEntry<K> next = entry.next;
         entry.next = null;
         entries.remove(entry.key);
         entry = next;
@@ -259,7 +232,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
       head = null;
       tail = null;
       size = 0;
-      for (Entry<K> entry : entries.values()) {
+      for (QueueEntry<K> entry : entries.values()) {
         entry.dirty = false;
       }
       notEmpty.signalAll();
@@ -331,12 +304,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   double unfinishedWorkSeconds() {
     lock.lock();
     try {
-      long now = clock.nanoTime();
-      long total = 0L;
-      for (Entry<K> entry = oldest; entry != null; entry = entry.busyNext) {
-        total += now - entry.startedAt;
-      }
-      return total / 1e9;
+      return busy.unfinishedNanos(clock.nanoTime()) / 1e9;
     } finally {
       lock.unlock();
     }
@@ -346,34 +314,9 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   double longestRunningSeconds() {
     lock.lock();
     try {
-      return oldest == null ? 0.0 : (clock.nanoTime() - oldest.startedAt) / 1e9;
+      return busy.longestNanos(clock.nanoTime()) / 1e9;
     } finally {
       lock.unlock();
-    }
-  }
-
-  /** A key's state; it lives exactly while the key is dirty or processing. Guarded by lock. */
-  private static final class Entry<K> {
-    final K key;
-    boolean dirty;
-    boolean processing;
-
-    /** Next in the ready list. */
-    Entry<K> next;
-
-    /** Neighbours in the processing list (metrics only). */
-    Entry<K> busyPrev;
-
-    Entry<K> busyNext;
-
-    /** Clock time of the add that made the key dirty (metrics only). */
-    long addedAt;
-
-    /** Clock time processing started (metrics only). */
-    long startedAt;
-
-    Entry(K key) {
-      this.key = key;
     }
   }
 

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * controller-runtime's {@code workqueue_*} meters for one named queue, tagged {@code name}.
@@ -37,8 +36,7 @@ final class QueueMetrics {
   private final Counter retries;
   private final Timer queueDuration;
   private final Timer workDuration;
-  private final AtomicBoolean closed = new AtomicBoolean();
-  // Written once by bind(), before the queue is published to other threads.
+  // Guarded by this: the gauges bound to the queue, removed (and cleared) by close().
   private List<Meter> gauges = List.of();
 
   private QueueMetrics(MeterRegistry registry, String name) {
@@ -80,7 +78,7 @@ final class QueueMetrics {
   }
 
   /** Registers the gauges that read {@code queue}; called once the queue is constructed. */
-  void bind(FifoWorkQueue<?> queue, String name) {
+  synchronized void bind(FifoWorkQueue<?> queue, String name) {
     Tags tags = Tags.of("name", name);
     gauges =
         List.of(
@@ -119,12 +117,11 @@ final class QueueMetrics {
   }
 
   /** Removes the gauges; counters and timers stay, as cumulative series do. Idempotent. */
-  void close() {
-    if (closed.compareAndSet(false, true)) {
-      for (Meter gauge : gauges) {
-        registry.remove(gauge);
-      }
+  synchronized void close() {
+    for (Meter gauge : gauges) {
+      registry.remove(gauge);
     }
+    gauges = List.of();
   }
 
   private static Timer timer(MeterRegistry registry, String name, Tags tags, String description) {

@@ -156,6 +156,19 @@ class DelayingQueueTest {
   }
 
   @Test
+  void addAfter_onTheSystemClock_addsFromTheTimerThread() throws InterruptedException {
+    DelayingQueue<String> real = WorkQueues.<String>builder().buildDelaying();
+    long start = System.nanoTime();
+
+    real.addAfter("a", Duration.ofMillis(20));
+    real.addAfter("a", Duration.ofMinutes(5));
+
+    assertThat(real.get()).contains("a");
+    assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(Duration.ofMillis(20).toNanos());
+    real.shutDown();
+  }
+
+  @Test
   void nullArguments_areRejected() {
     assertThatThrownBy(() -> queue.addAfter(null, Duration.ZERO))
         .isInstanceOf(NullPointerException.class)

@@ -1,0 +1,377 @@
+package io.podset.testkit.envtest;
+
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The {@link RealApiServer} made of local child processes. */
+final class LocalControlPlane implements RealApiServer {
+
+  private static final Logger log = LoggerFactory.getLogger(LocalControlPlane.class);
+
+  /** What to start; validated by the builder. */
+  record Settings(
+      ControlPlaneBinaries binaries,
+      List<String> controllers,
+      List<CustomResourceDefinition> crds,
+      Duration startTimeout,
+      Map<String, String> apiServerFlags) {}
+
+  private final Settings settings;
+  private final Path workDir;
+  private final Thread shutdownHook;
+
+  /** Guards the fields below; held briefly, never while waiting on the server. */
+  private final Object lock = new Object();
+
+  /** Null until the processes are ready; stopped once on close. */
+  private ControlPlaneProcesses processes;
+
+  private KubernetesClient adminClient;
+  private String version;
+
+  /** Clients handed out; closed on close. */
+  private final List<KubernetesClient> clients = new ArrayList<>();
+
+  private boolean closed;
+
+  private LocalControlPlane(Settings settings, Path workDir) {
+    this.settings = settings;
+    this.workDir = workDir;
+    this.shutdownHook =
+        new Thread(this::closeFromHook, "envtest-shutdown-" + workDir.getFileName());
+  }
+
+  static RealApiServer start(Settings settings) {
+    long startNanos = System.nanoTime();
+    Path workDir;
+    try {
+      workDir = Files.createTempDirectory("podset-envtest-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot create a temporary directory for the control plane", e);
+    }
+    LocalControlPlane server = new LocalControlPlane(settings, workDir);
+    Runtime.getRuntime().addShutdownHook(server.shutdownHook);
+    try {
+      server.startProcesses(startNanos + settings.startTimeout().toNanos());
+      log.info(
+          "control plane {} ready at {} in {} ms (controller manager: {})",
+          server.version,
+          server.url(),
+          Duration.ofNanos(System.nanoTime() - startNanos).toMillis(),
+          server.controllerManagerRunning());
+      return server;
+    } catch (RuntimeException | Error e) {
+      server.close();
+      throw e;
+    }
+  }
+
+  private void startProcesses(long deadlineNanos) {
+    ControlPlaneProcesses started = ControlPlaneProcesses.start(settings, workDir, deadlineNanos);
+    synchronized (lock) {
+      processes = started;
+      adminClient = new KubernetesClientBuilder().withConfig(clientConfig()).build();
+    }
+    version = adminClient.getKubernetesVersion().getGitVersion();
+    installCrds(settings.crds(), deadlineNanos);
+  }
+
+  @Override
+  public URI url() {
+    return running().url();
+  }
+
+  @Override
+  public String version() {
+    running();
+    return version;
+  }
+
+  @Override
+  public KubernetesClient client() {
+    running();
+    synchronized (lock) {
+      return adminClient;
+    }
+  }
+
+  @Override
+  public KubernetesClient newClient() {
+    return new KubernetesClientBuilder().withConfig(clientConfig()).build();
+  }
+
+  @Override
+  public Config clientConfig() {
+    return Config.fromKubeconfig(adminKubeconfig());
+  }
+
+  private String adminKubeconfig() {
+    ControlPlaneProcesses p = running();
+    return Kubeconfigs.render(p.url(), p.caPem(), "envtest-admin", p.adminToken(), "default");
+  }
+
+  @Override
+  public Path writeKubeconfig(Path path) {
+    Objects.requireNonNull(path, "path");
+    try {
+      Files.writeString(path, adminKubeconfig());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the kubeconfig to " + path, e);
+    }
+    return path;
+  }
+
+  @Override
+  public Config serviceAccountConfig(String namespace, String serviceAccount) {
+    requireName(namespace, "namespace");
+    requireName(serviceAccount, "serviceAccount");
+    ControlPlaneProcesses p = running();
+    KubernetesClient admin = client();
+    try {
+      admin
+          .serviceAccounts()
+          .inNamespace(namespace)
+          .resource(
+              new ServiceAccountBuilder()
+                  .withNewMetadata()
+                  .withName(serviceAccount)
+                  .endMetadata()
+                  .build())
+          .create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+    }
+    String token =
+        admin
+            .serviceAccounts()
+            .inNamespace(namespace)
+            .withName(serviceAccount)
+            .tokenRequest(
+                new TokenRequestBuilder()
+                    .withNewSpec()
+                    .withExpirationSeconds(3600L)
+                    .endSpec()
+                    .build())
+            .getStatus()
+            .getToken();
+    String user = "system:serviceaccount:" + namespace + ":" + serviceAccount;
+    return Config.fromKubeconfig(Kubeconfigs.render(p.url(), p.caPem(), user, token, namespace));
+  }
+
+  @Override
+  public KubernetesClient serviceAccountClient(String namespace, String serviceAccount) {
+    KubernetesClient client =
+        new KubernetesClientBuilder()
+            .withConfig(serviceAccountConfig(namespace, serviceAccount))
+            .build();
+    synchronized (lock) {
+      if (closed) {
+        client.close();
+        throw new IllegalStateException("the control plane is closed");
+      }
+      clients.add(client);
+    }
+    return client;
+  }
+
+  @Override
+  public List<CustomResourceDefinition> installCrds(InputStream yaml) {
+    return installCrds(CrdDocuments.parse(yaml, "CRD stream"), deadline());
+  }
+
+  @Override
+  public List<CustomResourceDefinition> installCrds(Path yaml) {
+    return installCrds(CrdDocuments.parse(yaml), deadline());
+  }
+
+  @Override
+  public CustomResourceDefinition installCrd(CustomResourceDefinition crd) {
+    Objects.requireNonNull(crd, "crd");
+    return installCrds(List.of(crd), deadline()).get(0);
+  }
+
+  private long deadline() {
+    return System.nanoTime() + settings.startTimeout().toNanos();
+  }
+
+  private List<CustomResourceDefinition> installCrds(
+      List<CustomResourceDefinition> crds, long deadlineNanos) {
+    KubernetesClient admin = client();
+    List<CustomResourceDefinition> applied = new ArrayList<>();
+    for (CustomResourceDefinition crd : crds) {
+      applied.add(
+          admin
+              .apiextensions()
+              .v1()
+              .customResourceDefinitions()
+              .resource(crd)
+              .forceConflicts()
+              .serverSideApply());
+    }
+    for (CustomResourceDefinition crd : crds) {
+      awaitServed(admin, crd, deadlineNanos);
+    }
+    return applied;
+  }
+
+  private void awaitServed(
+      KubernetesClient admin, CustomResourceDefinition crd, long deadlineNanos) {
+    String name = crd.getMetadata().getName();
+    Readiness.await(
+        "CRD " + name + " established",
+        deadlineNanos,
+        List.of(),
+        () -> {
+          CustomResourceDefinition current =
+              admin.apiextensions().v1().customResourceDefinitions().withName(name).get();
+          return current != null
+              && current.getStatus() != null
+              && current.getStatus().getConditions().stream()
+                  .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+        });
+    for (CustomResourceDefinitionVersion served :
+        crd.getSpec().getVersions().stream()
+            .filter(CustomResourceDefinitionVersion::getServed)
+            .toList()) {
+      ResourceDefinitionContext context =
+          new ResourceDefinitionContext.Builder()
+              .withGroup(crd.getSpec().getGroup())
+              .withVersion(served.getName())
+              .withPlural(crd.getSpec().getNames().getPlural())
+              .withKind(crd.getSpec().getNames().getKind())
+              .withNamespaced("Namespaced".equals(crd.getSpec().getScope()))
+              .build();
+      Readiness.await(
+          "CRD " + name + " served at version " + served.getName(),
+          deadlineNanos,
+          List.of(),
+          () -> {
+            try {
+              var resources = admin.genericKubernetesResources(context);
+              var limitOne = new ListOptionsBuilder().withLimit(1L).build();
+              if (Boolean.TRUE.equals(context.isNamespaceScoped())) {
+                resources.inAnyNamespace().list(limitOne);
+              } else {
+                resources.list(limitOne);
+              }
+              return true;
+            } catch (KubernetesClientException e) {
+              if (e.getCode() == 404 || e.getCode() == 503) {
+                return false;
+              }
+              throw e;
+            }
+          });
+    }
+  }
+
+  @Override
+  public boolean controllerManagerRunning() {
+    return running().controllerManagerRunning();
+  }
+
+  @Override
+  public Path workDirectory() {
+    return workDir;
+  }
+
+  @Override
+  public void close() {
+    closeInternal();
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook runs or ran already
+    }
+  }
+
+  private void closeFromHook() {
+    closeInternal();
+  }
+
+  private void closeInternal() {
+    ControlPlaneProcesses toStop;
+    List<KubernetesClient> toClose;
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      toStop = processes;
+      toClose = new ArrayList<>(clients);
+      if (adminClient != null) {
+        toClose.add(adminClient);
+      }
+      clients.clear();
+    }
+    for (KubernetesClient client : toClose) {
+      try {
+        client.close();
+      } catch (RuntimeException e) {
+        log.debug("closing a client failed", e);
+      }
+    }
+    if (toStop != null) {
+      toStop.stop();
+    }
+    deleteRecursively(workDir);
+  }
+
+  private ControlPlaneProcesses running() {
+    synchronized (lock) {
+      if (closed) {
+        throw new IllegalStateException("the control plane at " + workDir + " is closed");
+      }
+      if (processes == null) {
+        throw new IllegalStateException("the control plane is still starting");
+      }
+      return processes;
+    }
+  }
+
+  private static void requireName(String value, String field) {
+    Objects.requireNonNull(value, field);
+    if (value.isBlank()) {
+      throw new IllegalArgumentException(field + ": must not be blank");
+    }
+  }
+
+  private static void deleteRecursively(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      log.warn("could not delete {} completely: {}", dir, e.toString());
+    }
+  }
+}

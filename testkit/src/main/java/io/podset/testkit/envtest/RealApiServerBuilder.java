@@ -1,0 +1,171 @@
+package io.podset.testkit.envtest;
+
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Configures and starts a {@link RealApiServer}. Each method validates its argument immediately.
+ * Not thread-safe; a builder can start several servers.
+ */
+public final class RealApiServerBuilder {
+
+  /** The controllers run by default when the controller manager is enabled. */
+  public static final List<String> DEFAULT_CONTROLLERS =
+      List.of("garbage-collector-controller", "namespace-controller");
+
+  private ControlPlaneBinaries binaries;
+  private boolean controllerManager;
+  private List<String> controllers = DEFAULT_CONTROLLERS;
+  private final List<CustomResourceDefinition> crds = new ArrayList<>();
+  private Duration startTimeout = Duration.ofSeconds(90);
+  private final Map<String, String> apiServerFlags = new LinkedHashMap<>();
+
+  RealApiServerBuilder() {}
+
+  /**
+   * Uses these binaries instead of {@link ControlPlaneBinaries#locate()}.
+   *
+   * @throws NullPointerException if {@code binaries} is null
+   */
+  public RealApiServerBuilder binaries(ControlPlaneBinaries binaries) {
+    this.binaries = Objects.requireNonNull(binaries, "binaries");
+    return this;
+  }
+
+  /**
+   * Also runs {@code kube-controller-manager} with {@link #DEFAULT_CONTROLLERS} (unless {@link
+   * #controllers} says otherwise). Starting fails if its binary was not found.
+   */
+  public RealApiServerBuilder withControllerManager() {
+    this.controllerManager = true;
+    return this;
+  }
+
+  /**
+   * The controllers the controller manager runs (its {@code --controllers} flag), such as {@code
+   * garbage-collector-controller}; implies {@link #withControllerManager()}.
+   *
+   * @throws NullPointerException if the list or an element is null
+   * @throws IllegalArgumentException if the list is empty or a name is blank or contains a comma
+   */
+  public RealApiServerBuilder controllers(List<String> names) {
+    Objects.requireNonNull(names, "names");
+    if (names.isEmpty()) {
+      throw new IllegalArgumentException("controllers: must name at least one controller");
+    }
+    for (String name : names) {
+      Objects.requireNonNull(name, "controllers element");
+      if (name.isBlank() || name.contains(",")) {
+        throw new IllegalArgumentException("controllers: invalid controller name '" + name + "'");
+      }
+    }
+    this.controllers = List.copyOf(names);
+    this.controllerManager = true;
+    return this;
+  }
+
+  /**
+   * A CRD to install once the server is ready; start returns when it is served.
+   *
+   * @throws NullPointerException if {@code crd} is null
+   */
+  public RealApiServerBuilder crd(CustomResourceDefinition crd) {
+    crds.add(Objects.requireNonNull(crd, "crd"));
+    return this;
+  }
+
+  /**
+   * The CRDs in a YAML file (one or more documents, each a {@code CustomResourceDefinition}).
+   *
+   * @throws NullPointerException if {@code yaml} is null
+   * @throws java.io.UncheckedIOException if the file cannot be read
+   * @throws IllegalArgumentException if a document is not a CRD
+   */
+  public RealApiServerBuilder crdFile(Path yaml) {
+    crds.addAll(CrdDocuments.parse(yaml));
+    return this;
+  }
+
+  /**
+   * The CRDs in a YAML stream; the stream is read now, not closed.
+   *
+   * @param source names the stream in error messages
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if a document is not a CRD
+   */
+  public RealApiServerBuilder crdYaml(InputStream yaml, String source) {
+    crds.addAll(CrdDocuments.parse(yaml, source));
+    return this;
+  }
+
+  /**
+   * How long start may take in all (processes ready and CRDs served); default 90 s.
+   *
+   * @throws NullPointerException if {@code timeout} is null
+   * @throws IllegalArgumentException if it is not positive
+   */
+  public RealApiServerBuilder startTimeout(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("startTimeout: must be positive, got " + timeout);
+    }
+    this.startTimeout = timeout;
+    return this;
+  }
+
+  /**
+   * An extra {@code kube-apiserver} flag, such as {@code ("feature-gates", "X=true")}; it replaces
+   * a default of the same name.
+   *
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if the name is blank or starts with a dash
+   */
+  public RealApiServerBuilder apiServerFlag(String name, String value) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(value, "value");
+    if (name.isBlank() || name.startsWith("-")) {
+      throw new IllegalArgumentException(
+          "apiServerFlag: name must be given without dashes, got '" + name + "'");
+    }
+    apiServerFlags.put(name, value);
+    return this;
+  }
+
+  /** The CRDs collected so far (for tests). */
+  List<CustomResourceDefinition> crds() {
+    return List.copyOf(crds);
+  }
+
+  /**
+   * Starts the control plane, waits until it is ready and the CRDs are served.
+   *
+   * @throws ControlPlaneBinariesMissingException if the binaries are not found
+   * @throws ControlPlaneException if a process fails to start or become ready in time; the message
+   *     holds the end of its log
+   */
+  public RealApiServer start() {
+    ControlPlaneBinaries found = binaries != null ? binaries : ControlPlaneBinaries.locate();
+    if (controllerManager && found.kubeControllerManager().isEmpty()) {
+      throw new ControlPlaneBinariesMissingException(
+          "kube-controller-manager not found next to "
+              + found.kubeApiServer()
+              + " (or TEST_ASSET_KUBE_CONTROLLER_MANAGER); build it with `"
+              + ControlPlaneBinaries.BUILD_COMMAND
+              + "`");
+    }
+    return LocalControlPlane.start(
+        new LocalControlPlane.Settings(
+            found,
+            controllerManager ? controllers : List.of(),
+            List.copyOf(crds),
+            startTimeout,
+            Map.copyOf(apiServerFlags)));
+  }
+}
