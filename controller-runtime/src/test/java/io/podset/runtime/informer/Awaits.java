@@ -1,12 +1,14 @@
 package io.podset.runtime.informer;
 
 import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /** Waiting on conditions with a deadline (no fixed sleeps). */
 final class Awaits {
 
   static final Duration DEADLINE = Duration.ofSeconds(10);
+  private static final long POLL_NANOS = Duration.ofMillis(1).toNanos();
 
   private Awaits() {}
 
@@ -16,8 +18,8 @@ final class Awaits {
       if (System.nanoTime() - deadline > 0) {
         throw new AssertionError("timed out waiting for: " + what);
       }
-      Thread.onSpinWait();
-      Thread.yield();
+      // Poll, leaving the (shared, small) CPU to the threads under test.
+      LockSupport.parkNanos(POLL_NANOS);
     }
   }
 }

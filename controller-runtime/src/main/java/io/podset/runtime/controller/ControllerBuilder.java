@@ -1,0 +1,259 @@
+package io.podset.runtime.controller;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
+import io.podset.runtime.handler.EventHandler;
+import io.podset.runtime.handler.EventHandlers;
+import io.podset.runtime.informer.InformerOptions;
+import io.podset.runtime.informer.SharedInformer;
+import io.podset.runtime.informer.SharedInformerFactory;
+import io.podset.runtime.predicate.Event;
+import io.podset.runtime.reconcile.Reconciler;
+import io.podset.runtime.reconcile.Request;
+import io.podset.runtime.time.Clock;
+import io.podset.runtime.workqueue.RateLimiter;
+import io.podset.runtime.workqueue.RateLimiters;
+import io.podset.runtime.workqueue.RateLimitingQueue;
+import io.podset.runtime.workqueue.WorkQueues;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+
+/**
+ * Builds a {@link Controller}. Each method validates its argument at once and throws {@link
+ * NullPointerException} or {@link IllegalArgumentException} naming it; {@link #build()} throws
+ * {@link IllegalStateException} when a required part (name, primary resource, reconciler) is
+ * missing or the name is taken.
+ *
+ * <p>Informers come from the shared factory (one per type and {@link InformerOptions}), so two
+ * controllers watching pods share one cache and one watch.
+ */
+public final class ControllerBuilder {
+
+  /** Default time to wait for caches before {@link Controller#start()} fails. */
+  public static final Duration DEFAULT_CACHE_SYNC_TIMEOUT = Duration.ofMinutes(2);
+
+  private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+  private final SharedInformerFactory informers;
+  private final ControllerNames names;
+  private String name;
+  private Class<? extends HasMetadata> primaryType;
+  private final List<Watch<?>> watches = new ArrayList<>();
+  private Predicate<? super Event<? extends HasMetadata>> globalFilter = event -> true;
+  private InformerOptions informerOptions = InformerOptions.defaults();
+  private Reconciler reconciler;
+  private int workers = 1;
+  private Duration cacheSyncTimeout = DEFAULT_CACHE_SYNC_TIMEOUT;
+  private Clock clock = Clock.system();
+  private MeterRegistry meterRegistry = Metrics.globalRegistry;
+  private RateLimiter<Request> rateLimiter;
+
+  ControllerBuilder(SharedInformerFactory informers, ControllerNames names) {
+    this.informers = informers;
+    this.names = names;
+  }
+
+  /**
+   * The controller's name: unique among the controllers of this informer factory, lowercase
+   * letters, digits and dashes (it tags metrics and names threads).
+   */
+  public ControllerBuilder named(String name) {
+    Objects.requireNonNull(name, "name");
+    if (!NAME.matcher(name).matches() || name.length() > 63) {
+      throw new IllegalArgumentException(
+          "name must be a DNS-1123 label (lowercase letters, digits, '-'), got '" + name + "'");
+    }
+    this.name = name;
+    return this;
+  }
+
+  /**
+   * Options for the informers this builder creates (namespace, selectors, resync period,
+   * transform). Set it before {@code forResource}/{@code owns}/{@code watches}.
+   */
+  public ControllerBuilder informerOptions(InformerOptions options) {
+    this.informerOptions = Objects.requireNonNull(options, "options");
+    return this;
+  }
+
+  /** The primary resource: each event enqueues the object itself. */
+  public <P extends HasMetadata> ControllerBuilder forResource(Class<P> type) {
+    return forResource(type, event -> true);
+  }
+
+  /** The primary resource, with a filter over its events. */
+  public <P extends HasMetadata> ControllerBuilder forResource(
+      Class<P> type, Predicate<? super Event<P>> filter) {
+    Objects.requireNonNull(type, "type");
+    if (primaryType != null) {
+      throw new IllegalStateException(
+          "primary resource already set to "
+              + primaryType.getSimpleName()
+              + ", got "
+              + type.getSimpleName());
+    }
+    primaryType = type;
+    return addWatch(
+        informers.informerFor(type, informerOptions), filter, EventHandlers.forObject());
+  }
+
+  /**
+   * A secondary resource this controller creates: each event enqueues the object's controller owner
+   * if it is of the primary type. Call after {@link #forResource}.
+   */
+  public <S extends HasMetadata> ControllerBuilder owns(Class<S> type) {
+    return owns(type, event -> true);
+  }
+
+  /** A secondary resource, with a filter over its events. */
+  public <S extends HasMetadata> ControllerBuilder owns(
+      Class<S> type, Predicate<? super Event<S>> filter) {
+    Objects.requireNonNull(type, "type");
+    if (primaryType == null) {
+      throw new IllegalStateException(
+          "call forResource(...) before owns(" + type.getSimpleName() + ")");
+    }
+    return addWatch(
+        informers.informerFor(type, informerOptions),
+        filter,
+        EventHandlers.forControllerOwner(primaryType));
+  }
+
+  /** Any other resource: {@code mapper} names the requests an event on it enqueues. */
+  public <T extends HasMetadata> ControllerBuilder watches(
+      Class<T> type, Function<? super T, ? extends java.util.Collection<Request>> mapper) {
+    Objects.requireNonNull(type, "type");
+    return addWatch(
+        informers.informerFor(type, informerOptions),
+        event -> true,
+        EventHandlers.fromMapper(mapper));
+  }
+
+  /** Any informer with a custom handler and filter. */
+  public <T extends HasMetadata> ControllerBuilder watches(
+      SharedInformer<T> informer, EventHandler<T> handler, Predicate<? super Event<T>> filter) {
+    return addWatch(informer, filter, handler);
+  }
+
+  /** A filter applied to the events of every watch (combined with each watch's own filter). */
+  public ControllerBuilder withEventFilter(Predicate<? super Event<? extends HasMetadata>> filter) {
+    this.globalFilter = Objects.requireNonNull(filter, "filter");
+    return this;
+  }
+
+  /** The reconciler called for each request. */
+  public ControllerBuilder reconciler(Reconciler reconciler) {
+    this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
+    return this;
+  }
+
+  /**
+   * Number of worker threads (default 1); requests for different objects run in parallel.
+   *
+   * @throws IllegalArgumentException if {@code workers} is not between 1 and 1024
+   */
+  public ControllerBuilder workers(int workers) {
+    if (workers < 1 || workers > 1024) {
+      throw new IllegalArgumentException("workers must be between 1 and 1024, got " + workers);
+    }
+    this.workers = workers;
+    return this;
+  }
+
+  /** How long {@link Controller#start()} waits for caches (default 2 minutes). */
+  public ControllerBuilder cacheSyncTimeout(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("cacheSyncTimeout must be positive, got " + timeout);
+    }
+    this.cacheSyncTimeout = timeout;
+    return this;
+  }
+
+  /** The retry backoff (default: max of per-request exponential 5 ms..1000 s and 10 qps/100). */
+  public ControllerBuilder rateLimiter(RateLimiter<Request> rateLimiter) {
+    this.rateLimiter = Objects.requireNonNull(rateLimiter, "rateLimiter");
+    return this;
+  }
+
+  /** The clock for delays and timings (default: the system clock). */
+  public ControllerBuilder clock(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    return this;
+  }
+
+  /** Where metrics go (default: Micrometer's global registry). */
+  public ControllerBuilder meterRegistry(MeterRegistry registry) {
+    this.meterRegistry = Objects.requireNonNull(registry, "registry");
+    return this;
+  }
+
+  /**
+   * Builds the controller; it watches nothing until {@link Controller#start()}.
+   *
+   * @throws IllegalStateException if the name, primary resource or reconciler is missing, or the
+   *     name is already used by a controller of the same informer factory
+   */
+  public Controller build() {
+    if (name == null) {
+      throw new IllegalStateException("a controller needs a name: call named(...)");
+    }
+    if (primaryType == null) {
+      throw new IllegalStateException("controller '" + name + "' needs forResource(...)");
+    }
+    if (reconciler == null) {
+      throw new IllegalStateException("controller '" + name + "' needs a reconciler(...)");
+    }
+    names.claim(name);
+    RateLimiter<Request> limiter =
+        rateLimiter != null ? rateLimiter : RateLimiters.defaultControllerRateLimiter(clock);
+    RateLimitingQueue<Request> queue =
+        WorkQueues.<Request>builder()
+            .name(name)
+            .clock(clock)
+            .rateLimiter(limiter)
+            .meterRegistry(meterRegistry)
+            .buildRateLimiting();
+    String claimed = name;
+    return new DefaultController(
+        new Spec(
+            claimed,
+            watches,
+            globalFilter,
+            reconciler,
+            queue,
+            workers,
+            cacheSyncTimeout,
+            clock,
+            meterRegistry,
+            () -> names.release(claimed)));
+  }
+
+  private <T extends HasMetadata> ControllerBuilder addWatch(
+      SharedInformer<T> informer, Predicate<? super Event<T>> filter, EventHandler<T> handler) {
+    Objects.requireNonNull(informer, "informer");
+    Objects.requireNonNull(filter, "filter");
+    Objects.requireNonNull(handler, "handler");
+    watches.add(new Watch<>(informer, filter, handler));
+    return this;
+  }
+
+  /** Everything {@link DefaultController} needs, validated. */
+  record Spec(
+      String name,
+      List<Watch<?>> watches,
+      Predicate<? super Event<? extends HasMetadata>> globalFilter,
+      Reconciler reconciler,
+      RateLimitingQueue<Request> queue,
+      int workers,
+      Duration cacheSyncTimeout,
+      Clock clock,
+      MeterRegistry meterRegistry,
+      Runnable onClose) {}
+}

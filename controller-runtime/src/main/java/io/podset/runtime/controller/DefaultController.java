@@ -1,0 +1,270 @@
+package io.podset.runtime.controller;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.podset.runtime.informer.HandlerRegistration;
+import io.podset.runtime.informer.SharedInformer;
+import io.podset.runtime.reconcile.Reconciler;
+import io.podset.runtime.reconcile.Request;
+import io.podset.runtime.reconcile.Result;
+import io.podset.runtime.reconcile.TerminalReconcileException;
+import io.podset.runtime.time.Clock;
+import io.podset.runtime.workqueue.RateLimitingQueue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/** The control loop behind {@link Controllers#builder}. */
+final class DefaultController implements Controller {
+
+  private static final Logger log = LoggerFactory.getLogger(DefaultController.class);
+  private static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+
+  private final String name;
+  private final List<Watch<?>> watches;
+  private final Predicate<? super io.podset.runtime.predicate.Event<? extends HasMetadata>>
+      globalFilter;
+  private final Reconciler reconciler;
+  private final RateLimitingQueue<Request> queue;
+  private final int workerCount;
+  private final Duration cacheSyncTimeout;
+  private final Clock clock;
+  private final Runnable onClose;
+  private final ReconcileCauses causes = new ReconcileCauses();
+  private final AtomicInteger active = new AtomicInteger();
+  private final ControllerMetrics metrics;
+
+  private final Object lock = new Object();
+  // Guarded by lock: NEW -> STARTING -> RUNNING -> CLOSED; any state may move to CLOSED.
+  private State state = State.NEW;
+  // Guarded by lock; filled by start().
+  private final List<HandlerRegistration> registrations = new ArrayList<>();
+  private final List<Thread> workers = new ArrayList<>();
+
+  private enum State {
+    NEW,
+    STARTING,
+    RUNNING,
+    CLOSED
+  }
+
+  DefaultController(ControllerBuilder.Spec spec) {
+    this.name = spec.name();
+    this.watches = List.copyOf(spec.watches());
+    this.globalFilter = spec.globalFilter();
+    this.reconciler = spec.reconciler();
+    this.queue = spec.queue();
+    this.workerCount = spec.workers();
+    this.cacheSyncTimeout = spec.cacheSyncTimeout();
+    this.clock = spec.clock();
+    this.onClose = spec.onClose();
+    this.metrics = new ControllerMetrics(spec.meterRegistry(), name, active, workerCount);
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public void start() {
+    List<CompletableFuture<Void>> synced = new ArrayList<>();
+    synchronized (lock) {
+      if (state != State.NEW) {
+        throw new IllegalStateException(
+            "controller '" + name + "' cannot start: it is " + state.name().toLowerCase());
+      }
+      state = State.STARTING;
+      for (Watch<?> watch : watches) {
+        registrations.add(register(watch));
+        synced.add(watch.informer().start());
+      }
+    }
+    // Not under the lock: close() must be able to abort a start that waits for caches.
+    awaitSync(synced);
+    synchronized (lock) {
+      if (state != State.STARTING) {
+        return; // closed while waiting
+      }
+      for (int i = 0; i < workerCount; i++) {
+        Thread worker = new Thread(this::work, "controller-" + name + "-worker-" + i);
+        worker.setDaemon(true);
+        workers.add(worker);
+        worker.start();
+      }
+      state = State.RUNNING;
+      log.info("Started controller {} with {} worker(s)", name, workerCount);
+    }
+  }
+
+  private <T extends HasMetadata> HandlerRegistration register(Watch<T> watch) {
+    return watch
+        .informer()
+        .addEventHandler(new QueueingHandler<>(watch, globalFilter, queue, causes));
+  }
+
+  private void awaitSync(List<CompletableFuture<Void>> synced) {
+    try {
+      CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new))
+          .get(cacheSyncTimeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      failStart(e instanceof ExecutionException ? e.getCause() : null);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      failStart(e);
+    }
+  }
+
+  private void failStart(Throwable cause) {
+    StringBuilder message =
+        new StringBuilder("controller '")
+            .append(name)
+            .append("': caches not synced within ")
+            .append(cacheSyncTimeout);
+    for (Watch<?> watch : watches) {
+      SharedInformer<?> informer = watch.informer();
+      if (!informer.hasSynced()) {
+        message.append("; ").append(informer.type().getSimpleName()).append(" informer not synced");
+        String lastError = informer.health().lastError();
+        if (lastError != null) {
+          message.append(" (last error: ").append(lastError).append(')');
+        }
+      }
+    }
+    if (cause != null) {
+      message.append("; cause: ").append(cause);
+    }
+    synchronized (lock) {
+      registrations.forEach(HandlerRegistration::close);
+      registrations.clear();
+      state = State.CLOSED;
+    }
+    queue.shutDown();
+    onClose.run();
+    throw new CacheSyncTimeoutException(message.toString());
+  }
+
+  private void work() {
+    while (true) {
+      Optional<Request> next;
+      try {
+        next = queue.get();
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (next.isEmpty()) {
+        return;
+      }
+      process(next.get());
+    }
+  }
+
+  private void process(Request request) {
+    long started = clock.nanoTime();
+    int retries = queue.numRequeues(request);
+    active.incrementAndGet();
+    MDC.put("controller", name);
+    MDC.put("namespace", request.namespace() == null ? "" : request.namespace());
+    MDC.put("name", request.name());
+    MDC.put("reconcileId", UUID.randomUUID().toString());
+    MDC.put("cause", causes.take(request));
+    MDC.put("retries", Integer.toString(retries));
+    String outcome = ControllerMetrics.ERROR;
+    try {
+      Result result = reconciler.reconcile(request);
+      queue.forget(request);
+      if (result != null && result.requeueAfter().isPresent()) {
+        causes.note(request, "requeueAfter");
+        queue.addAfter(request, result.requeueAfter().get());
+        outcome = ControllerMetrics.REQUEUE_AFTER;
+      } else {
+        outcome = ControllerMetrics.SUCCESS;
+      }
+    } catch (TerminalReconcileException e) {
+      metrics.recordTerminal();
+      queue.forget(request);
+      log.error("Reconcile of {} failed terminally, not retrying until the next event", request, e);
+    } catch (Throwable e) {
+      causes.note(request, "retry");
+      queue.addRateLimited(request);
+      log.error("Reconcile of {} failed, retry {} scheduled", request, retries + 1, e);
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+    } finally {
+      metrics.record(outcome, clock.nanoTime() - started);
+      active.decrementAndGet();
+      queue.done(request);
+      MDC.clear();
+    }
+  }
+
+  @Override
+  public boolean isRunning() {
+    synchronized (lock) {
+      return state == State.RUNNING;
+    }
+  }
+
+  @Override
+  public int activeWorkers() {
+    return active.get();
+  }
+
+  @Override
+  public boolean shutdown(Duration timeout) {
+    List<Thread> running;
+    synchronized (lock) {
+      if (state == State.CLOSED) {
+        return true;
+      }
+      state = State.CLOSED;
+      registrations.forEach(HandlerRegistration::close);
+      registrations.clear();
+      running = List.copyOf(workers);
+    }
+    // Drain: in-flight reconciles finish; queued ones are dropped (they resync on restart).
+    boolean drained = queue.shutDownWithDrain(timeout);
+    if (!drained) {
+      log.warn(
+          "Controller {}: in-flight reconciles still running after {}; interrupting",
+          name,
+          timeout);
+      queue.shutDown();
+      running.forEach(Thread::interrupt);
+    }
+    running.forEach(worker -> join(worker, Duration.ofSeconds(5)));
+    onClose.run();
+    log.info("Stopped controller {}", name);
+    return drained;
+  }
+
+  private static boolean join(Thread thread, Duration timeout) {
+    try {
+      thread.join(Math.max(1, timeout.toMillis()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return !thread.isAlive();
+  }
+
+  @Override
+  public void close() {
+    shutdown(DEFAULT_SHUTDOWN_TIMEOUT);
+  }
+
+  @Override
+  public String toString() {
+    return "Controller[" + name + "]";
+  }
+}

@@ -1,0 +1,47 @@
+package io.podset.runtime.event;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.net.HttpURLConnection;
+
+/** Writes core/v1 Events through the client: create, then merge-patch the count. */
+final class KubernetesEventSink implements EventSink {
+
+  private final KubernetesClient client;
+
+  KubernetesEventSink(KubernetesClient client) {
+    this.client = client;
+  }
+
+  @Override
+  public Event create(Event event) {
+    return client
+        .v1()
+        .events()
+        .inNamespace(event.getMetadata().getNamespace())
+        .resource(event)
+        .create();
+  }
+
+  @Override
+  public boolean updateCount(String namespace, String name, int count, String lastTimestamp) {
+    String patch = "{\"count\":" + count + ",\"lastTimestamp\":\"" + lastTimestamp + "\"}";
+    try {
+      client
+          .v1()
+          .events()
+          .inNamespace(namespace)
+          .withName(name)
+          .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+      return true;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+        return false;
+      }
+      throw e;
+    }
+  }
+}

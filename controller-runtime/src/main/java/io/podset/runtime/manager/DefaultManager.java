@@ -1,0 +1,380 @@
+package io.podset.runtime.manager;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.podset.runtime.controller.Controller;
+import io.podset.runtime.controller.ControllerBuilder;
+import io.podset.runtime.controller.Controllers;
+import io.podset.runtime.event.EventRecorder;
+import io.podset.runtime.event.EventRecorders;
+import io.podset.runtime.informer.SharedInformerFactory;
+import io.podset.runtime.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The {@link Manager} behind {@link Manager#builder}. */
+final class DefaultManager implements Manager {
+
+  private static final Logger log = LoggerFactory.getLogger(DefaultManager.class);
+  private static final Duration STOP_ON_LOSS_TIMEOUT = Duration.ofSeconds(5);
+
+  private final KubernetesClient baseClient;
+  private final KubernetesClient client;
+  private final SharedInformerFactory informers;
+  private final PrometheusMeterRegistry meterRegistry;
+  private final EventRecorder eventRecorder;
+  private final Clock clock;
+  private final LeaderElectionConfig leaderElection;
+  private final LeaderElector elector;
+  private final ManagerBuilder config;
+  private final Readiness readiness;
+  // Runs controller starts and stops, which block, off the leader election thread.
+  private final ExecutorService lifecycle = daemonExecutor("podset-manager");
+  private final ExecutorService electionThread;
+  private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+
+  private final Object lock = new Object();
+  // Guarded by lock.
+  private final List<Supplier<Controller>> controllerSuppliers = new ArrayList<>();
+  private final List<Controller> running = new ArrayList<>();
+  // Guarded by lock. Built at start() so their informers warm up before leadership.
+  private final List<Controller> prepared = new ArrayList<>();
+  private final List<HealthServer> servers = new ArrayList<>();
+  private boolean started;
+  private boolean closed;
+  private boolean leading;
+  private int healthPort = -1;
+  private int metricsPort = -1;
+
+  DefaultManager(ManagerBuilder config) {
+    this.config = config;
+    this.baseClient = config.client;
+    this.clock = config.clock;
+    this.meterRegistry = config.meterRegistry;
+    this.leaderElection = config.leaderElection;
+    this.informers = SharedInformerFactory.create(baseClient, clock);
+    if (leaderElection != null) {
+      this.electionThread = daemonExecutor("podset-leader-election");
+      this.elector =
+          new LeaderElector(
+              leaderElection,
+              new KubernetesLeaseStore(
+                  baseClient, leaderElection.leaseNamespace(), leaderElection.leaseName()),
+              clock,
+              electionThread,
+              new ElectionCallbacks());
+      this.client = FencedClients.fenced(baseClient, elector::mayWrite, config.identity);
+    } else {
+      this.electionThread = null;
+      this.elector = null;
+      this.client = baseClient;
+    }
+    this.eventRecorder = EventRecorders.create(client, config.component, config.identity);
+    this.readiness = new Readiness(informers, this::isLeader, terminated);
+    bindMetrics();
+  }
+
+  private void bindMetrics() {
+    new JvmMemoryMetrics().bindTo(meterRegistry);
+    new JvmGcMetrics().bindTo(meterRegistry);
+    new JvmThreadMetrics().bindTo(meterRegistry);
+    new ClassLoaderMetrics().bindTo(meterRegistry);
+    new ProcessorMetrics().bindTo(meterRegistry);
+    new UptimeMetrics().bindTo(meterRegistry);
+    if (leaderElection != null) {
+      Gauge.builder("leader_election_master_status", () -> isLeader() ? 1 : 0)
+          .description("Whether this process leads (1) or not (0)")
+          .tag("name", leaderElection.leaseName())
+          .register(meterRegistry);
+    }
+  }
+
+  @Override
+  public KubernetesClient client() {
+    return client;
+  }
+
+  @Override
+  public SharedInformerFactory informers() {
+    return informers;
+  }
+
+  @Override
+  public EventRecorder eventRecorder() {
+    return eventRecorder;
+  }
+
+  @Override
+  public MeterRegistry meterRegistry() {
+    return meterRegistry;
+  }
+
+  @Override
+  public ControllerBuilder controllerBuilder() {
+    return Controllers.builder(informers).meterRegistry(meterRegistry).clock(clock);
+  }
+
+  @Override
+  public void addController(Supplier<Controller> controller) {
+    java.util.Objects.requireNonNull(controller, "controller");
+    synchronized (lock) {
+      if (started) {
+        throw new IllegalStateException("add controllers before start()");
+      }
+      controllerSuppliers.add(controller);
+    }
+  }
+
+  @Override
+  public void start() {
+    synchronized (lock) {
+      if (started) {
+        throw new IllegalStateException("manager already started");
+      }
+      started = true;
+      startServers();
+      for (Supplier<Controller> supplier : controllerSuppliers) {
+        prepared.add(supplier.get());
+      }
+    }
+    // Every controller's informers exist now: start them so a standby's caches are warm.
+    informers.startAll();
+    if (elector != null) {
+      log.info(
+          "Campaigning for lease {}/{} as {}",
+          leaderElection.leaseNamespace(),
+          leaderElection.leaseName(),
+          config.identity);
+      elector.start();
+    } else {
+      lifecycle.execute(this::startControllers);
+    }
+  }
+
+  private void startServers() {
+    Map<String, Supplier<HealthServer.Response>> health = new LinkedHashMap<>();
+    health.put("/healthz", readiness::liveness);
+    health.put("/readyz", readiness::readiness);
+    Map<String, Supplier<HealthServer.Response>> metrics =
+        Map.of(
+            "/metrics",
+            () ->
+                new HealthServer.Response(
+                    200, "text/plain; version=0.0.4; charset=utf-8", meterRegistry.scrape()));
+    try {
+      if (config.healthPort > 0 && config.healthPort == config.metricsPort) {
+        // One server for both.
+        Map<String, Supplier<HealthServer.Response>> both = new LinkedHashMap<>(health);
+        both.putAll(metrics);
+        HealthServer server =
+            HealthServer.start("healthPort", config.bindAddress, config.healthPort, both);
+        servers.add(server);
+        healthPort = metricsPort = server.port();
+        return;
+      }
+      if (config.healthPort != 0) {
+        HealthServer server =
+            HealthServer.start(
+                "healthPort", config.bindAddress, bindable(config.healthPort), health);
+        servers.add(server);
+        healthPort = server.port();
+      }
+      if (config.metricsPort != 0) {
+        HealthServer server =
+            HealthServer.start(
+                "metricsPort", config.bindAddress, bindable(config.metricsPort), metrics);
+        servers.add(server);
+        metricsPort = server.port();
+      }
+    } catch (RuntimeException e) {
+      servers.forEach(HealthServer::close);
+      servers.clear();
+      throw e;
+    }
+  }
+
+  private static int bindable(int port) {
+    return port == ManagerBuilder.ANY_FREE_PORT ? 0 : port;
+  }
+
+  private void startControllers() {
+    List<Supplier<Controller>> suppliers = new ArrayList<>();
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      leading = true;
+      if (prepared.isEmpty()) {
+        suppliers.addAll(controllerSuppliers); // campaigning again: controllers cannot restart
+      } else {
+        prepared.forEach(controller -> suppliers.add(() -> controller));
+        prepared.clear();
+      }
+    }
+    for (Supplier<Controller> supplier : suppliers) {
+      Controller controller;
+      try {
+        controller = supplier.get();
+        synchronized (lock) {
+          if (closed || !leading) {
+            controller.close();
+            return;
+          }
+          running.add(controller);
+        }
+        controller.start();
+      } catch (RuntimeException e) {
+        log.error("Controller failed to start: {}", e.getMessage());
+        fail(e);
+        return;
+      }
+    }
+  }
+
+  private boolean stopControllers(Duration timeout) {
+    List<Controller> stopping;
+    synchronized (lock) {
+      leading = false;
+      stopping = new ArrayList<>(running);
+      stopping.addAll(prepared);
+      running.clear();
+      prepared.clear();
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    boolean drained = true;
+    for (Controller controller : stopping) {
+      Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+      drained &= controller.shutdown(left);
+    }
+    return drained;
+  }
+
+  private void fail(Throwable cause) {
+    if (terminated.completeExceptionally(cause)) {
+      lifecycle.execute(() -> shutdown(STOP_ON_LOSS_TIMEOUT));
+    }
+  }
+
+  @Override
+  public boolean isLeader() {
+    synchronized (lock) {
+      if (elector == null) {
+        return started && !closed;
+      }
+    }
+    return elector.isLeader();
+  }
+
+  @Override
+  public int healthPort() {
+    synchronized (lock) {
+      return healthPort;
+    }
+  }
+
+  @Override
+  public int metricsPort() {
+    synchronized (lock) {
+      return metricsPort;
+    }
+  }
+
+  @Override
+  public CompletableFuture<Void> terminated() {
+    return terminated;
+  }
+
+  @Override
+  public boolean shutdown(Duration timeout) {
+    synchronized (lock) {
+      if (closed) {
+        return true;
+      }
+      closed = true;
+    }
+    log.info("Shutting down: draining in-flight reconciles (up to {})", timeout);
+    boolean drained = stopControllers(timeout);
+    if (elector != null) {
+      elector.stop(leaderElection.releaseOnCancel());
+      electionThread.shutdown();
+    }
+    informers.close();
+    synchronized (lock) {
+      servers.forEach(HealthServer::close);
+      servers.clear();
+    }
+    if (client != baseClient) {
+      client.close();
+    }
+    lifecycle.shutdown();
+    terminated.complete(null);
+    log.info("Shut down{}", drained ? "" : " (some reconciles were interrupted)");
+    return drained;
+  }
+
+  @Override
+  public void close() {
+    shutdown(config.shutdownTimeout);
+  }
+
+  /** Leadership changes from the elector thread; the blocking work goes to the lifecycle thread. */
+  private final class ElectionCallbacks implements LeaderElector.Callbacks {
+    @Override
+    public void startedLeading() {
+      lifecycle.execute(DefaultManager.this::startControllers);
+    }
+
+    @Override
+    public void stoppedLeading() {
+      synchronized (lock) {
+        if (closed) {
+          return;
+        }
+      }
+      lifecycle.execute(
+          () -> {
+            stopControllers(STOP_ON_LOSS_TIMEOUT);
+            if (leaderElection.onLoss() == LeaderElectionConfig.OnLoss.EXIT) {
+              fail(new LeadershipLostException(leaderElection));
+            } else {
+              log.info("Leadership lost; campaigning again with warm caches");
+            }
+          });
+    }
+
+    @Override
+    public void newLeader(String identity) {
+      log.info(
+          "Lease {}/{} is held by {}",
+          leaderElection.leaseNamespace(),
+          leaderElection.leaseName(),
+          identity);
+    }
+  }
+
+  private static ExecutorService daemonExecutor(String name) {
+    return Executors.newSingleThreadExecutor(
+        runnable -> {
+          Thread thread = new Thread(runnable, name);
+          thread.setDaemon(true);
+          return thread;
+        });
+  }
+}

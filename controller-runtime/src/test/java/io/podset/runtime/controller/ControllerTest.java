@@ -1,0 +1,357 @@
+package io.podset.runtime.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.podset.runtime.predicate.Predicates;
+import io.podset.runtime.reconcile.Reconciler;
+import io.podset.runtime.reconcile.Request;
+import io.podset.runtime.reconcile.Result;
+import io.podset.runtime.reconcile.TerminalReconcileException;
+import io.podset.runtime.time.ManualClock;
+import io.podset.runtime.workqueue.RateLimiters;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
+
+class ControllerTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(10);
+
+  private final ManualClock clock = new ManualClock();
+  private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+  private final FakeInformerFactory informers = new FakeInformerFactory();
+  private final FakeInformer<ReplicaSet> replicaSets = informers.fake(ReplicaSet.class);
+  private final FakeInformer<Pod> pods = informers.fake(Pod.class);
+  private final FakeInformer<ConfigMap> configMaps = informers.fake(ConfigMap.class);
+  private final BlockingQueue<String> reconciled = new LinkedBlockingQueue<>();
+  private Controller controller;
+
+  @AfterEach
+  void close() {
+    if (controller != null) {
+      controller.close();
+    }
+  }
+
+  private static ReplicaSet replicaSet(String name, long generation) {
+    return new ReplicaSetBuilder()
+        .withNewMetadata()
+        .withNamespace("ns")
+        .withName(name)
+        .withUid("uid-" + name)
+        .withGeneration(generation)
+        .withResourceVersion(Long.toString(generation))
+        .endMetadata()
+        .build();
+  }
+
+  private static Pod podOwnedBy(String owner) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withNamespace("ns")
+        .withName(owner + "-pod")
+        .withOwnerReferences(
+            new OwnerReferenceBuilder()
+                .withApiVersion("apps/v1")
+                .withKind("ReplicaSet")
+                .withName(owner)
+                .withUid("uid-" + owner)
+                .withController(true)
+                .build())
+        .endMetadata()
+        .build();
+  }
+
+  private ControllerBuilder builder(Reconciler reconciler) {
+    return Controllers.builder(informers)
+        .named("test")
+        .clock(clock)
+        .meterRegistry(metrics)
+        .rateLimiter(RateLimiters.exponential(Duration.ofMillis(5), Duration.ofSeconds(1000)))
+        .forResource(ReplicaSet.class)
+        .reconciler(reconciler);
+  }
+
+  private void start(ControllerBuilder builder) {
+    replicaSets.sync();
+    pods.sync();
+    configMaps.sync();
+    controller = builder.build();
+    controller.start();
+  }
+
+  private Reconciler recording(Function<Request, Result> outcome) {
+    return request -> {
+      reconciled.add(request + " cause=" + MDC.get("cause"));
+      return outcome.apply(request);
+    };
+  }
+
+  private String nextReconcile() throws InterruptedException {
+    String next = reconciled.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(next).as("a reconcile within " + WAIT).isNotNull();
+    return next;
+  }
+
+  /** Waits until the controller is idle, then checks that nothing else was reconciled. */
+  private void assertNoReconcile() throws InterruptedException {
+    awaitIdle();
+    assertThat(reconciled.poll(50, TimeUnit.MILLISECONDS)).isNull();
+  }
+
+  private void awaitIdle() throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (controller.activeWorkers() > 0 && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+  }
+
+  @Test
+  void addOfPrimary_reconcilesItWithItsCause() throws Exception {
+    start(builder(recording(r -> Result.done())));
+
+    replicaSets.add(replicaSet("a", 1));
+
+    assertThat(nextReconcile()).isEqualTo("ns/a cause=add ReplicaSet ns/a");
+  }
+
+  @Test
+  void failures_backOffExponentiallyPerKey_andSuccessResetsTheBackoff() throws Exception {
+    int[] failuresLeft = {3};
+    start(
+        builder(
+            recording(
+                r -> {
+                  if (failuresLeft[0]-- > 0) {
+                    throw new IllegalStateException("boom");
+                  }
+                  return Result.done();
+                })));
+    replicaSets.add(replicaSet("a", 1));
+    nextReconcile();
+
+    for (long delayMs : new long[] {5, 10, 20}) {
+      awaitIdle();
+      clock.advance(Duration.ofMillis(delayMs - 1));
+      assertNoReconcile();
+      clock.advance(Duration.ofMillis(1));
+      assertThat(nextReconcile()).endsWith("cause=retry");
+    }
+    awaitIdle();
+    // Success forgot the backoff: the next failure starts again at 5 ms.
+    failuresLeft[0] = 1;
+    replicaSets.update(replicaSet("a", 1), replicaSet("a", 2));
+    nextReconcile();
+    awaitIdle();
+    clock.advance(Duration.ofMillis(5));
+    assertThat(nextReconcile()).endsWith("cause=retry");
+  }
+
+  @Test
+  void terminalError_isNotRetried() throws Exception {
+    start(
+        builder(
+            recording(
+                r -> {
+                  throw new TerminalReconcileException("spec.replicas must be >= 0, got -1");
+                })));
+    replicaSets.add(replicaSet("a", 1));
+    nextReconcile();
+
+    clock.advance(Duration.ofHours(1));
+
+    assertNoReconcile();
+    assertThat(metrics.get("controller_runtime_terminal_reconcile_errors").counter().count())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void requeueAfter_isHonoured() throws Exception {
+    start(builder(recording(r -> Result.requeueAfter(Duration.ofSeconds(10)))));
+    replicaSets.add(replicaSet("a", 1));
+    nextReconcile();
+    awaitIdle();
+
+    clock.advance(Duration.ofMillis(9_999));
+    assertNoReconcile();
+    clock.advance(Duration.ofMillis(1));
+    assertThat(nextReconcile()).isEqualTo("ns/a cause=requeueAfter");
+  }
+
+  @Test
+  void eventOnOwnedObject_enqueuesItsControllerOwner() throws Exception {
+    start(builder(recording(r -> Result.done())).owns(Pod.class));
+
+    pods.add(podOwnedBy("a"));
+
+    assertThat(nextReconcile()).isEqualTo("ns/a cause=add Pod ns/a-pod");
+  }
+
+  @Test
+  void watches_mapsEventsThroughTheMapper() throws Exception {
+    start(
+        builder(recording(r -> Result.done()))
+            .watches(
+                ConfigMap.class,
+                cm -> List.of(new Request("ns", "from-" + cm.getMetadata().getName()))));
+
+    configMaps.add(
+        new ConfigMapBuilder()
+            .withNewMetadata()
+            .withNamespace("ns")
+            .withName("c")
+            .endMetadata()
+            .build());
+
+    assertThat(nextReconcile()).startsWith("ns/from-c ");
+  }
+
+  @Test
+  void eventFilter_dropsFilteredEvents() throws Exception {
+    start(
+        Controllers.builder(informers)
+            .named("filtered")
+            .clock(clock)
+            .meterRegistry(metrics)
+            .forResource(ReplicaSet.class, Predicates.generationChanged())
+            .reconciler(recording(r -> Result.done())));
+    replicaSets.add(replicaSet("a", 1));
+    nextReconcile();
+
+    ReplicaSet statusOnly = replicaSet("a", 1);
+    statusOnly.getMetadata().setResourceVersion("99");
+    replicaSets.update(replicaSet("a", 1), statusOnly);
+    assertNoReconcile();
+
+    replicaSets.update(statusOnly, replicaSet("a", 2));
+    assertThat(nextReconcile()).isEqualTo("ns/a cause=update ReplicaSet ns/a");
+  }
+
+  @Test
+  void thrownError_doesNotKillAWorker() throws Exception {
+    CountDownLatch bothInside = new CountDownLatch(2);
+    CountDownLatch release = new CountDownLatch(1);
+    start(
+        builder(
+                request -> {
+                  if (request.name().startsWith("error")) {
+                    throw new StackOverflowError("simulated");
+                  }
+                  bothInside.countDown();
+                  release.await();
+                  return Result.done();
+                })
+            .workers(2));
+    for (int i = 0; i < 10; i++) {
+      replicaSets.add(replicaSet("error-" + i, 1));
+    }
+    replicaSets.add(replicaSet("a", 1));
+    replicaSets.add(replicaSet("b", 1));
+
+    // Two different keys inside the reconciler at once: both workers survived ten Errors.
+    assertThat(bothInside.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    assertThat(controller.activeWorkers()).isEqualTo(2);
+    release.countDown();
+  }
+
+  @Test
+  void eventsWhileQueued_coalesceIntoOneReconcile() throws Exception {
+    CountDownLatch inside = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    start(
+        builder(
+            request -> {
+              reconciled.add(request + " cause=" + MDC.get("cause"));
+              inside.countDown();
+              release.await();
+              return Result.done();
+            }));
+    replicaSets.add(replicaSet("a", 1));
+    assertThat(inside.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    nextReconcile();
+
+    // While a is being reconciled, three more events arrive: one more reconcile, not three.
+    for (int g = 2; g <= 4; g++) {
+      replicaSets.update(replicaSet("a", g - 1), replicaSet("a", g));
+    }
+    release.countDown();
+
+    assertThat(nextReconcile())
+        .isEqualTo(
+            "ns/a cause=update ReplicaSet ns/a, update ReplicaSet ns/a, update ReplicaSet ns/a");
+    assertNoReconcile();
+  }
+
+  @Test
+  void cachesThatNeverSync_failStartNamingTheInformerAndItsError() {
+    pods.failing("403 Forbidden: pods is forbidden");
+    replicaSets.sync();
+    controller =
+        builder(request -> Result.done())
+            .owns(Pod.class)
+            .cacheSyncTimeout(Duration.ofMillis(50))
+            .build();
+
+    assertThatThrownBy(controller::start)
+        .isInstanceOf(CacheSyncTimeoutException.class)
+        .hasMessageContaining("Pod informer not synced")
+        .hasMessageContaining("403 Forbidden");
+    assertThat(controller.isRunning()).isFalse();
+  }
+
+  @Test
+  void metrics_countOutcomesUnderControllerRuntimeNames() throws Exception {
+    start(builder(recording(r -> Result.done())));
+    replicaSets.add(replicaSet("a", 1));
+    nextReconcile();
+    awaitIdle();
+
+    assertThat(
+            metrics
+                .get("controller_runtime_reconcile")
+                .tags("controller", "test", "result", "success")
+                .counter()
+                .count())
+        .isEqualTo(1);
+    assertThat(metrics.get("controller_runtime_reconcile_time").timer().count()).isEqualTo(1);
+    assertThat(metrics.get("controller_runtime_max_concurrent_reconciles").gauge().value())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void builder_rejectsBadArgumentsNamingThem() {
+    assertThatThrownBy(() -> Controllers.builder(informers).named("Bad_Name"))
+        .hasMessageContaining("'Bad_Name'");
+    assertThatThrownBy(() -> Controllers.builder(informers).workers(0))
+        .hasMessageContaining("workers");
+    assertThatThrownBy(() -> Controllers.builder(informers).named("x").build())
+        .hasMessageContaining("forResource");
+    assertThatThrownBy(() -> Controllers.builder(informers).owns(Pod.class))
+        .hasMessageContaining("forResource");
+  }
+
+  @Test
+  void names_areUniquePerInformerFactory_untilClosed() {
+    Controller first = builder(request -> Result.done()).build();
+    assertThatThrownBy(() -> builder(request -> Result.done()).build())
+        .hasMessageContaining("'test' already exists");
+    first.close();
+    builder(request -> Result.done()).build().close();
+  }
+}

@@ -1,0 +1,126 @@
+package io.podset.runtime.controller;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.podset.runtime.cache.IndexFunction;
+import io.podset.runtime.cache.Indexer;
+import io.podset.runtime.informer.HandlerRegistration;
+import io.podset.runtime.informer.InformerHealth;
+import io.podset.runtime.informer.ResourceEventHandler;
+import io.podset.runtime.informer.SharedInformer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** An informer driven by the test: events are delivered synchronously on the calling thread. */
+final class FakeInformer<T extends HasMetadata> implements SharedInformer<T> {
+
+  private final Class<T> type;
+  private final List<ResourceEventHandler<? super T>> handlers = new CopyOnWriteArrayList<>();
+  private final CompletableFuture<Void> synced = new CompletableFuture<>();
+  private volatile String lastError;
+
+  FakeInformer(Class<T> type) {
+    this.type = type;
+  }
+
+  void sync() {
+    synced.complete(null);
+  }
+
+  void failing(String error) {
+    lastError = error;
+  }
+
+  void add(T object) {
+    handlers.forEach(h -> h.onAdd(object));
+  }
+
+  void update(T oldObject, T newObject) {
+    handlers.forEach(h -> h.onUpdate(oldObject, newObject));
+  }
+
+  void delete(T object) {
+    handlers.forEach(h -> h.onDelete(object, false));
+  }
+
+  int handlerCount() {
+    return handlers.size();
+  }
+
+  @Override
+  public HandlerRegistration addEventHandler(ResourceEventHandler<? super T> handler) {
+    handlers.add(handler);
+    return new HandlerRegistration() {
+      @Override
+      public boolean hasSynced() {
+        return synced.isDone();
+      }
+
+      @Override
+      public void close() {
+        handlers.remove(handler);
+      }
+    };
+  }
+
+  @Override
+  public HandlerRegistration addEventHandler(
+      ResourceEventHandler<? super T> handler, Duration resyncPeriod) {
+    return addEventHandler(handler);
+  }
+
+  @Override
+  public Indexer<T> indexer() {
+    throw new UnsupportedOperationException("the controller does not read the cache");
+  }
+
+  @Override
+  public void addIndexers(Map<String, IndexFunction<T>> indexers) {
+    throw new UnsupportedOperationException("the controller does not index");
+  }
+
+  @Override
+  public CompletableFuture<Void> start() {
+    return synced;
+  }
+
+  @Override
+  public boolean hasSynced() {
+    return synced.isDone();
+  }
+
+  @Override
+  public boolean waitForCacheSync(Duration timeout) {
+    return synced.isDone();
+  }
+
+  @Override
+  public String lastSyncResourceVersion() {
+    return null;
+  }
+
+  @Override
+  public String lastObservedResourceVersion() {
+    return null;
+  }
+
+  @Override
+  public CompletableFuture<Void> awaitObserved(String resourceVersion) {
+    return new CompletableFuture<>();
+  }
+
+  @Override
+  public InformerHealth health() {
+    return new InformerHealth(synced.isDone(), synced.isDone(), null, null, 0, lastError);
+  }
+
+  @Override
+  public Class<T> type() {
+    return type;
+  }
+
+  @Override
+  public void close() {}
+}
