@@ -32,6 +32,9 @@ import org.junit.jupiter.api.Test;
 /** The fabric8 adapter against a minimal HTTP server speaking list and (HTTP) watch. */
 class Fabric8ListerWatcherIT {
 
+  /** Generous: the first requests load and warm up the whole HTTP stack on a busy machine. */
+  private static final long WAIT_SECONDS = 60;
+
   private static final String POD =
       "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\","
           + "\"resourceVersion\":\"11\"}}";
@@ -89,7 +92,7 @@ class Fabric8ListerWatcherIT {
     }
     if (!endWatchStream) {
       try {
-        stopStreams.await(Awaits.DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        stopStreams.await(WAIT_SECONDS, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -160,7 +163,7 @@ class Fabric8ListerWatcherIT {
 
     pods().watch(new WatchRequest("10", Duration.ofMinutes(5), true, false), collector);
 
-    RuntimeException cause = collector.closed.get(10, TimeUnit.SECONDS);
+    RuntimeException cause = collector.closed.get(WAIT_SECONDS, TimeUnit.SECONDS);
     assertThat(ApiErrors.isGone(cause)).isTrue();
     assertThat(collector.events).hasSize(2);
     assertThat(collector.events.get(0)).isInstanceOf(WatchEvent.Added.class);
@@ -179,10 +182,10 @@ class Fabric8ListerWatcherIT {
     Collector<Pod> early = new Collector<>();
 
     pods().watch(new WatchRequest("10", Duration.ofSeconds(1), true, false), atTimeout);
-    assertThat(atTimeout.closed.get(10, TimeUnit.SECONDS)).isNull();
+    assertThat(atTimeout.closed.get(WAIT_SECONDS, TimeUnit.SECONDS)).isNull();
     pods().watch(new WatchRequest("10", Duration.ofMinutes(5), true, false), early);
 
-    assertThat(early.closed.get(10, TimeUnit.SECONDS)).isNotNull();
+    assertThat(early.closed.get(WAIT_SECONDS, TimeUnit.SECONDS)).isNotNull();
     assertThat(queries).hasSize(2);
   }
 
