@@ -91,6 +91,12 @@ public interface FakeApiServer extends AutoCloseable {
   /** Forgets the change history: every watch resume or exact list at an older revision gets 410. */
   void compactHistory();
 
+  /**
+   * Ends every open watch, as an API server restart would; clients watch again from their last
+   * resourceVersion (which gets 410 if {@link #compactHistory()} ran since).
+   */
+  void closeWatches();
+
   /** The number of watches currently open. */
   int openWatches();
 

@@ -104,8 +104,7 @@ public final class FakeApiServerExtension
   }
 
   /** Closes the server when its JUnit scope ends. */
-  private record Resource(FakeApiServer server)
-      implements ExtensionContext.Store.CloseableResource, AutoCloseable {
+  private record Resource(FakeApiServer server) implements AutoCloseable {
     @Override
     public void close() {
       server.close();

@@ -16,9 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Adapts Vert.x HTTP requests to the pipeline: the pipeline runs on a worker thread (filters may
- * block); complete responses are written as is; watches stream as chunked JSON lines or, when the
- * client asked for an upgrade, as one WebSocket text message per event.
+ * Adapts Vert.x HTTP requests to the pipeline: with filters installed the pipeline runs on a worker
+ * thread (filters may block), without them on the event loop; complete responses are written as is;
+ * watches stream as chunked JSON lines or, when the client asked for an upgrade, as one WebSocket
+ * text message per event.
  */
 final class HttpFrontend implements Handler<HttpServerRequest> {
 
@@ -48,30 +49,45 @@ final class HttpFrontend implements Handler<HttpServerRequest> {
 
   private void dispatch(HttpServerRequest request, byte[] body, boolean webSocket) {
     ApiRequest apiRequest = toApiRequest(request, body, webSocket);
+    if (!pipeline.hasFilters()) {
+      // The handler works in memory under short locks: run it on the event loop.
+      complete(request, apiRequest, webSocket, pipeline.handle(apiRequest), null);
+      return;
+    }
     vertx
         .executeBlocking(() -> pipeline.handle(apiRequest), false)
         .onComplete(
-            outcome -> {
-              if (outcome.failed()) {
-                LOG.error("Request pipeline failed for {}", apiRequest.path(), outcome.cause());
-                respond(
+            outcome ->
+                complete(
                     request,
-                    ApiResponse.error(
-                        new StatusError(
-                            500, "InternalError", String.valueOf(outcome.cause()), null)));
-                return;
-              }
-              ApiResult result = outcome.result();
-              if (result instanceof WatchResult watch) {
-                if (webSocket) {
-                  upgrade(request, watch);
-                } else {
-                  stream(request, watch);
-                }
-              } else {
-                respond(request, (ApiResponse) result);
-              }
-            });
+                    apiRequest,
+                    webSocket,
+                    outcome.succeeded() ? outcome.result() : null,
+                    outcome.cause()));
+  }
+
+  private static void complete(
+      HttpServerRequest request,
+      ApiRequest apiRequest,
+      boolean webSocket,
+      ApiResult result,
+      Throwable failure) {
+    if (failure != null) {
+      LOG.error("Request pipeline failed for {}", apiRequest.path(), failure);
+      respond(
+          request,
+          ApiResponse.error(new StatusError(500, "InternalError", String.valueOf(failure), null)));
+      return;
+    }
+    if (result instanceof WatchResult watch) {
+      if (webSocket) {
+        upgrade(request, watch);
+      } else {
+        stream(request, watch);
+      }
+    } else {
+      respond(request, (ApiResponse) result);
+    }
   }
 
   private static ApiRequest toApiRequest(

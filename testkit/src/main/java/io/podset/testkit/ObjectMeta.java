@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -38,9 +37,7 @@ final class ObjectMeta {
   /** Adds a cause for each invalid label key or value. */
   static void validateLabels(JsonNode object, List<StatusError.Cause> causes) {
     JsonNode labels = object.path("metadata").path("labels");
-    Iterator<Map.Entry<String, JsonNode>> fields = labels.fields();
-    while (fields.hasNext()) {
-      Map.Entry<String, JsonNode> e = fields.next();
+    for (Map.Entry<String, JsonNode> e : labels.properties()) {
       String key = e.getKey();
       String name = key.contains("/") ? key.substring(key.indexOf('/') + 1) : key;
       String prefix = key.contains("/") ? key.substring(0, key.indexOf('/')) : null;

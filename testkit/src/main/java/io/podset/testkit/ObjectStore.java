@@ -42,6 +42,9 @@ final class ObjectStore {
 
     /** A periodic progress notification: every change up to the revision was delivered. */
     default void bookmark(long resourceVersion) {}
+
+    /** Ends the watch from the server side (called without the store lock). */
+    default void terminate() {}
   }
 
   /** Called after each commit, under the store lock (CRD registration, later GC). */
@@ -266,6 +269,15 @@ final class ObjectStore {
       history.clear();
       compacted = revision;
     }
+  }
+
+  /** Ends every open watch; clients see the stream end and watch again. */
+  void terminateWatches() {
+    List<StoreWatcher> all = new ArrayList<>();
+    synchronized (lock) {
+      watchers.values().forEach(all::addAll);
+    }
+    all.forEach(StoreWatcher::terminate);
   }
 
   /** The number of open watches (for tests and benchmarks). */

@@ -310,8 +310,8 @@ final class ObjectWrites {
     if (patch instanceof ObjectNode object) {
       ObjectNode copy = Json.object();
       object
-          .fields()
-          .forEachRemaining(
+          .properties()
+          .forEach(
               e -> {
                 if (!e.getKey().startsWith("$")) {
                   copy.set(e.getKey(), withoutDirectives(e.getValue()));

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -20,9 +19,7 @@ final class Patches {
     }
     ObjectNode result =
         target != null && target.isObject() ? ((ObjectNode) target).deepCopy() : Json.object();
-    Iterator<Map.Entry<String, JsonNode>> fields = patch.fields();
-    while (fields.hasNext()) {
-      Map.Entry<String, JsonNode> e = fields.next();
+    for (Map.Entry<String, JsonNode> e : patch.properties()) {
       if (e.getValue().isNull()) {
         result.remove(e.getKey());
       } else {

@@ -30,6 +30,11 @@ final class RequestPipeline {
     filters.remove(filter);
   }
 
+  /** Whether no filter is installed (the handler alone never blocks). */
+  boolean hasFilters() {
+    return !filters.isEmpty();
+  }
+
   ApiResult handle(ApiRequest request) {
     return chainFrom(filters.toArray(new RequestFilter[0]), 0).proceed(request);
   }

@@ -2,7 +2,6 @@ package io.podset.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.Iterator;
 import java.util.Map;
 
 /** The {@code autoscaling/v1} Scale view of objects that declare a scale subresource. */
@@ -41,9 +40,7 @@ final class Scales {
 
   private static String selectorString(JsonNode selector) {
     StringBuilder out = new StringBuilder();
-    Iterator<Map.Entry<String, JsonNode>> labels = selector.path("matchLabels").fields();
-    while (labels.hasNext()) {
-      Map.Entry<String, JsonNode> e = labels.next();
+    for (Map.Entry<String, JsonNode> e : selector.path("matchLabels").properties()) {
       out.append(out.length() == 0 ? "" : ",")
           .append(e.getKey())
           .append('=')

@@ -3,7 +3,6 @@ package io.podset.testkit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -38,10 +37,8 @@ final class SchemaRules implements TypeRules {
     if (schema == null) {
       return;
     }
-    Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
     List<String> unknown = new ArrayList<>();
-    while (fields.hasNext()) {
-      Map.Entry<String, JsonNode> e = fields.next();
+    for (Map.Entry<String, JsonNode> e : object.properties()) {
       String name = e.getKey();
       if (name.equals("apiVersion") || name.equals("kind") || name.equals("metadata")) {
         continue;
@@ -67,9 +64,7 @@ final class SchemaRules implements TypeRules {
       JsonNode additional = schema.path("additionalProperties");
       boolean preserve = schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
       List<String> unknown = new ArrayList<>();
-      Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
-      while (fields.hasNext()) {
-        Map.Entry<String, JsonNode> e = fields.next();
+      for (Map.Entry<String, JsonNode> e : object.properties()) {
         JsonNode sub = props.path(e.getKey());
         if (sub.isMissingNode() && additional.isObject()) {
           sub = additional;
@@ -93,9 +88,7 @@ final class SchemaRules implements TypeRules {
   }
 
   private static void addDefaults(ObjectNode object, JsonNode schema, boolean root) {
-    Iterator<Map.Entry<String, JsonNode>> props = schema.path("properties").fields();
-    while (props.hasNext()) {
-      Map.Entry<String, JsonNode> e = props.next();
+    for (Map.Entry<String, JsonNode> e : schema.path("properties").properties()) {
       if (root && e.getKey().equals("metadata")) {
         continue;
       }
@@ -118,9 +111,7 @@ final class SchemaRules implements TypeRules {
         causes.add(new StatusError.Cause("FieldValueRequired", required, "Required value"));
       }
     }
-    Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
-    while (fields.hasNext()) {
-      Map.Entry<String, JsonNode> e = fields.next();
+    for (Map.Entry<String, JsonNode> e : object.properties()) {
       String name = e.getKey();
       if (name.equals("apiVersion") || name.equals("kind") || name.equals("metadata")) {
         continue;
@@ -261,9 +252,7 @@ final class SchemaRules implements TypeRules {
       }
       JsonNode props = schema.path("properties");
       JsonNode additional = schema.path("additionalProperties");
-      Iterator<Map.Entry<String, JsonNode>> fields = value.fields();
-      while (fields.hasNext()) {
-        Map.Entry<String, JsonNode> e = fields.next();
+      for (Map.Entry<String, JsonNode> e : value.properties()) {
         JsonNode sub = props.path(e.getKey());
         if (sub.isMissingNode() && additional.isObject()) {
           sub = additional;

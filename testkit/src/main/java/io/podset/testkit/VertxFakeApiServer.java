@@ -340,6 +340,11 @@ final class VertxFakeApiServer implements FakeApiServer {
   }
 
   @Override
+  public void closeWatches() {
+    store.terminateWatches();
+  }
+
+  @Override
   public int openWatches() {
     return store.watchCount();
   }

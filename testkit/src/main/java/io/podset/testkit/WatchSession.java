@@ -90,6 +90,11 @@ final class WatchSession implements ObjectStore.StoreWatcher {
             });
   }
 
+  @Override
+  public void terminate() {
+    close();
+  }
+
   void close() {
     Runnable handle;
     synchronized (lock) {

@@ -192,6 +192,19 @@ class FakeApiServerHistoryTest {
   }
 
   @Test
+  void closeWatches_endsEveryOpenWatch() throws Exception {
+    try (HttpWatch a =
+            new HttpWatch(server.url(), "/api/v1/namespaces/default/configmaps?watch=true");
+        HttpWatch b = new HttpWatch(server.url(), "/api/v1/pods?watch=true")) {
+      assertThat(server.openWatches()).isEqualTo(2);
+      server.closeWatches();
+      assertThat(a.awaitEnd()).isTrue();
+      assertThat(b.awaitEnd()).isTrue();
+      assertThat(server.openWatches()).isZero();
+    }
+  }
+
+  @Test
   void creationTimestamp_comesFromTheServerClock() {
     assertThat(configMap("stamped").getMetadata().getCreationTimestamp())
         .isEqualTo("2026-01-01T00:00:00Z");

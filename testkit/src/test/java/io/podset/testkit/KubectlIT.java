@@ -127,7 +127,13 @@ class KubectlIT {
             .inNamespace("default")
             .withName(name)
             .get();
-    return (Map<String, Object>) ps.getAdditionalProperties().get("spec");
+    return mapOf(ps, "spec");
+  }
+
+  /** The map at {@code field} of a generic resource (spec, status). */
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> mapOf(GenericKubernetesResource resource, String field) {
+    return (Map<String, Object>) resource.getAdditionalProperties().get(field);
   }
 
   @Test
@@ -184,7 +190,7 @@ class KubectlIT {
           .withName("example-podset")
           .edit(
               ps -> {
-                ((Map<String, Object>) ps.getAdditionalProperties().get("spec")).put("replicas", 4);
+                mapOf(ps, "spec").put("replicas", 4);
                 return ps;
               });
       String change = awaitLine(lines, l -> l.contains("MODIFIED"));

@@ -75,6 +75,12 @@ abstract class ConformanceTestBase {
     return w;
   }
 
+  /** The map at {@code field} of a generic resource (spec, status). */
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> mapOf(GenericKubernetesResource resource, String field) {
+    return (Map<String, Object>) resource.getAdditionalProperties().get(field);
+  }
+
   GenericKubernetesResource createWidget(String name, int replicas) {
     return widgets().resource(widget(name, replicas)).create();
   }

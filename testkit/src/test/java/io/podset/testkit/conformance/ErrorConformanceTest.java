@@ -38,10 +38,10 @@ class ErrorConformanceTest extends ConformanceTestBase {
         .withName("stale")
         .edit(
             w -> {
-              ((Map<String, Object>) w.getAdditionalProperties().get("spec")).put("replicas", 2);
+              mapOf(w, "spec").put("replicas", 2);
               return w;
             });
-    ((Map<String, Object>) stale.getAdditionalProperties().get("spec")).put("replicas", 3);
+    mapOf(stale, "spec").put("replicas", 3);
     KubernetesClientException e = apiError(() -> widgets().resource(stale).update());
     assertThat(e.getCode()).isEqualTo(409);
     assertThat(e.getStatus().getReason()).isEqualTo("Conflict");
@@ -115,7 +115,7 @@ class ErrorConformanceTest extends ConformanceTestBase {
   @Test
   void create_schemaViolations_is422WithOneCausePerField() {
     GenericKubernetesResource w = widget("bad-spec", -1);
-    Map<String, Object> spec = (Map<String, Object>) w.getAdditionalProperties().get("spec");
+    Map<String, Object> spec = mapOf(w, "spec");
     spec.put("color", "purple");
     spec.put("code", "ABC");
     spec.put("note", "much too long for ten");

@@ -32,8 +32,7 @@ class MetadataConformanceTest extends ConformanceTestBase {
   @Test
   void create_appliesSchemaDefaults() {
     GenericKubernetesResource w = createWidget("meta-defaults", 1);
-    assertThat(((Map<String, Object>) w.getAdditionalProperties().get("spec")).get("color"))
-        .isEqualTo("red");
+    assertThat(mapOf(w, "spec").get("color")).isEqualTo("red");
   }
 
   @Test
@@ -62,8 +61,7 @@ class MetadataConformanceTest extends ConformanceTestBase {
             .withName("meta-gen")
             .edit(
                 w -> {
-                  ((Map<String, Object>) w.getAdditionalProperties().get("spec"))
-                      .put("replicas", 3);
+                  mapOf(w, "spec").put("replicas", 3);
                   return w;
                 });
     assertThat(generation(respec)).isEqualTo(2);
@@ -87,13 +85,10 @@ class MetadataConformanceTest extends ConformanceTestBase {
             .editStatus(
                 w -> {
                   w.setAdditionalProperty("status", Map.of("phase", "Ready"));
-                  ((Map<String, Object>) w.getAdditionalProperties().get("spec"))
-                      .put("replicas", 9);
+                  mapOf(w, "spec").put("replicas", 9);
                   return w;
                 });
-    assertThat(((Map<String, Object>) status.getAdditionalProperties().get("status")).get("phase"))
-        .isEqualTo("Ready");
-    assertThat(((Map<String, Object>) status.getAdditionalProperties().get("spec")).get("replicas"))
-        .isEqualTo(1);
+    assertThat(mapOf(status, "status").get("phase")).isEqualTo("Ready");
+    assertThat(mapOf(status, "spec").get("replicas")).isEqualTo(1);
   }
 }

@@ -18,8 +18,7 @@ class ResourceVersionConformanceTest extends ConformanceTestBase {
             .withName("rv-bump")
             .edit(
                 w -> {
-                  ((Map<String, Object>) w.getAdditionalProperties().get("spec"))
-                      .put("replicas", 2);
+                  mapOf(w, "spec").put("replicas", 2);
                   return w;
                 });
     assertThat(rv(updated)).isGreaterThan(rv(created));

@@ -30,8 +30,7 @@ class SubresourceConformanceTest extends ConformanceTestBase {
     createWidget("scale-write", 1);
     widgets().withName("scale-write").scale(4);
     GenericKubernetesResource w = widgets().withName("scale-write").get();
-    assertThat(((Map<String, Object>) w.getAdditionalProperties().get("spec")).get("replicas"))
-        .isEqualTo(4);
+    assertThat(mapOf(w, "spec").get("replicas")).isEqualTo(4);
     assertThat(w.getMetadata().getGeneration()).isEqualTo(2);
   }
 

@@ -42,7 +42,7 @@ class WatchConformanceTest extends ConformanceTestBase {
         .withName("resume-a")
         .edit(
             w -> {
-              ((Map<String, Object>) w.getAdditionalProperties().get("spec")).put("replicas", 5);
+              mapOf(w, "spec").put("replicas", 5);
               return w;
             });
     createLabelled("resume-b", "resume");

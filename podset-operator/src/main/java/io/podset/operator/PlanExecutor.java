@@ -1,0 +1,286 @@
+package io.podset.operator;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.podset.api.v1alpha1.PodSet;
+import io.podset.operator.PodSetPlan.ContainerImage;
+import io.podset.operator.PodSetPlan.ImageUpdate;
+import io.podset.runtime.event.EventRecorder;
+import io.podset.runtime.expectations.Expectations;
+import io.podset.runtime.reconcile.Request;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries out a {@link PodSetPlan} through the client: adoptions and releases, deletions, image
+ * patches, then creations in slow-start batches. Keeps the expectations protocol (expect before
+ * writing, report every outcome), records Events, and returns the first failure instead of
+ * throwing, so the caller can put it in the status before asking for a retry.
+ *
+ * <p>Writes of one step run in parallel on a bounded pool shared by all PodSets. Thread-safe.
+ */
+final class PlanExecutor implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PlanExecutor.class);
+
+  private final KubernetesClient client;
+  private final EventRecorder events;
+  private final Expectations<Request> expectations;
+  private final VersionBarrier<Request> podWrites;
+  private final ExecutorService pool;
+
+  PlanExecutor(
+      KubernetesClient client,
+      EventRecorder events,
+      Expectations<Request> expectations,
+      VersionBarrier<Request> podWrites,
+      int parallelism) {
+    this.client = client;
+    this.events = events;
+    this.expectations = expectations;
+    this.podWrites = podWrites;
+    this.pool = Executors.newFixedThreadPool(parallelism, daemonThreads());
+  }
+
+  /**
+   * Carries out {@code plan} for the PodSet {@code key}.
+   *
+   * @return the first failure, or null when every write succeeded
+   */
+  ReplicaFailure execute(Request key, PodSet podSet, PodSetPlan plan) {
+    for (Pod pod : plan.adopt()) {
+      ReplicaFailure failure =
+          patch(key, podSet, pod, PodPatches.adopt(pod, podSet), "adopting", false);
+      if (failure != null) {
+        return failure;
+      }
+    }
+    for (Pod pod : plan.release()) {
+      ReplicaFailure failure =
+          patch(key, podSet, pod, PodPatches.release(pod, podSet), "releasing", true);
+      if (failure != null) {
+        return failure;
+      }
+    }
+    List<Pod> deletions = new ArrayList<>(plan.delete());
+    deletions.addAll(plan.replace());
+    if (!deletions.isEmpty()) {
+      ReplicaFailure failure = delete(key, podSet, deletions);
+      if (failure != null) {
+        return failure;
+      }
+    }
+    if (!plan.imageUpdates().isEmpty()) {
+      String hash = plan.templateHash().full();
+      ReplicaFailure failure =
+          firstFailure(
+              plan.imageUpdates(),
+              update ->
+                  patch(
+                      key,
+                      podSet,
+                      update.pod(),
+                      PodPatches.updateImages(update, hash),
+                      "updating",
+                      true,
+                      update));
+      if (failure != null) {
+        return failure;
+      }
+    }
+    return plan.create() > 0 ? create(key, podSet, plan.podToCreate(), plan.create()) : null;
+  }
+
+  private ReplicaFailure create(Request key, PodSet podSet, Pod pod, int total) {
+    String namespace = podSet.getMetadata().getNamespace();
+    expectations.expectCreations(key, total);
+    int done = 0;
+    ReplicaFailure failure = null;
+    for (int size : SlowStart.batches(total)) {
+      List<Integer> batch = java.util.stream.IntStream.range(0, size).boxed().toList();
+      failure =
+          firstFailure(
+              batch,
+              i -> {
+                try {
+                  Pod created = client.pods().inNamespace(namespace).resource(pod).create();
+                  expectations.created(key, created.getMetadata().getResourceVersion());
+                  events.normal(
+                      podSet,
+                      "SuccessfulCreate",
+                      "Created pod: " + created.getMetadata().getName());
+                  return null;
+                } catch (RuntimeException e) {
+                  expectations.creationFailed(key);
+                  String error = describe(e);
+                  events.warning(podSet, "FailedCreate", "Error creating: " + error);
+                  return new ReplicaFailure(
+                      ReplicaFailure.FAILED_CREATE, "cannot create pods: " + error);
+                }
+              });
+      done += size;
+      if (failure != null) {
+        break;
+      }
+    }
+    // Creates never sent will produce no event.
+    for (int skipped = total - done; skipped > 0; skipped--) {
+      expectations.creationFailed(key);
+    }
+    if (failure != null) {
+      LOG.info(
+          "{}: {} of {} pod creates not done, stopped at the first failed batch: {}",
+          key,
+          total - done,
+          total,
+          failure.message());
+    }
+    return failure;
+  }
+
+  private ReplicaFailure delete(Request key, PodSet podSet, List<Pod> pods) {
+    String namespace = podSet.getMetadata().getNamespace();
+    expectations.expectDeletions(
+        key, pods.stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toList()));
+    return firstFailure(
+        pods,
+        pod -> {
+          String name = pod.getMetadata().getName();
+          String uid = pod.getMetadata().getUid();
+          try {
+            boolean found = !client.pods().inNamespace(namespace).withName(name).delete().isEmpty();
+            if (found) {
+              expectations.deleted(key, uid, null);
+              events.normal(podSet, "SuccessfulDelete", "Deleted pod: " + name);
+            } else {
+              // Already gone: its deletion may have been seen before we expected it.
+              expectations.deletionObserved(key, uid);
+            }
+            return null;
+          } catch (RuntimeException e) {
+            expectations.deletionFailed(key, uid);
+            String error = describe(e);
+            events.warning(podSet, "FailedDelete", "Error deleting: " + error);
+            return new ReplicaFailure(
+                ReplicaFailure.FAILED_DELETE, "cannot delete pod " + name + ": " + error);
+          }
+        });
+  }
+
+  private ReplicaFailure patch(
+      Request key, PodSet podSet, Pod pod, String patch, String verb, boolean goneIsFine) {
+    return patch(key, podSet, pod, patch, verb, goneIsFine, null);
+  }
+
+  private ReplicaFailure patch(
+      Request key,
+      PodSet podSet,
+      Pod pod,
+      String patch,
+      String verb,
+      boolean goneIsFine,
+      ImageUpdate update) {
+    String name = pod.getMetadata().getName();
+    try {
+      Pod patched =
+          client
+              .pods()
+              .inNamespace(pod.getMetadata().getNamespace())
+              .withName(name)
+              .patch(PatchContext.of(PatchType.JSON), patch);
+      podWrites.wrote(key, patched.getMetadata().getResourceVersion());
+      if (update != null) {
+        events.normal(
+            podSet,
+            "SuccessfulUpdate",
+            "Updated pod: " + name + " to images " + describeImages(update.changes()));
+      }
+      return null;
+    } catch (KubernetesClientException e) {
+      if (goneIsFine && e.getCode() == 404) {
+        return null;
+      }
+      String error = describe(e);
+      events.warning(podSet, "FailedUpdate", "Error " + verb + " pod " + name + ": " + error);
+      return new ReplicaFailure(
+          ReplicaFailure.FAILED_UPDATE, "cannot finish " + verb + " pod " + name + ": " + error);
+    }
+  }
+
+  /** Runs {@code write} for every item in parallel; the failure of the first item that failed. */
+  private <T> ReplicaFailure firstFailure(List<T> items, Function<T, ReplicaFailure> write) {
+    if (items.size() == 1) {
+      return write.apply(items.get(0));
+    }
+    List<CompletableFuture<ReplicaFailure>> futures =
+        items.stream()
+            .map(item -> CompletableFuture.supplyAsync(() -> write.apply(item), pool))
+            .toList();
+    ReplicaFailure first = null;
+    for (CompletableFuture<ReplicaFailure> future : futures) {
+      ReplicaFailure failure;
+      try {
+        failure = future.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while writing pods", e);
+      } catch (ExecutionException e) {
+        throw new IllegalStateException("a pod write failed unexpectedly", e.getCause());
+      }
+      if (first == null) {
+        first = failure;
+      }
+    }
+    return first;
+  }
+
+  /** The server's message and HTTP status, or the exception itself when there was no answer. */
+  static String describe(Throwable failure) {
+    Throwable t = failure;
+    while (t instanceof CompletionException && t.getCause() != null) {
+      t = t.getCause();
+    }
+    if (t instanceof KubernetesClientException k) {
+      Status status = k.getStatus();
+      String message =
+          status != null && status.getMessage() != null && !status.getMessage().isEmpty()
+              ? status.getMessage()
+              : k.getMessage();
+      return k.getCode() > 0 ? message + " (HTTP " + k.getCode() + ")" : message;
+    }
+    return String.valueOf(t);
+  }
+
+  private static String describeImages(List<ContainerImage> changes) {
+    return changes.stream().map(c -> c.name() + "=" + c.image()).collect(Collectors.joining(", "));
+  }
+
+  @Override
+  public void close() {
+    pool.shutdownNow();
+  }
+
+  private static ThreadFactory daemonThreads() {
+    AtomicInteger count = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, "podset-writes-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+}

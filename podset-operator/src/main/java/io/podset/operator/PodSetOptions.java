@@ -1,0 +1,74 @@
+package io.podset.operator;
+
+import io.podset.runtime.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Tuning of the PodSet controller. Start from {@link #defaults()} and change with the {@code
+ * with...} methods; each validates its argument.
+ *
+ * @param workers reconciles running in parallel (for different PodSets); default 2
+ * @param burst the most pods created or deleted for one PodSet in one pass; default {@value
+ *     PodSetPlanner#DEFAULT_BURST}, as the ReplicaSet controller
+ * @param writeParallelism the most pod writes in flight at once for all PodSets; default 16
+ * @param expectationsTimeout how long the reconciler waits for the cache to show its own writes
+ *     before acting again anyway (lost events); default 5 minutes, as the ReplicaSet controller
+ * @param clock time for conditions, expectations and the controller
+ */
+public record PodSetOptions(
+    int workers, int burst, int writeParallelism, Duration expectationsTimeout, Clock clock) {
+
+  /**
+   * @throws IllegalArgumentException if a number is out of range or the timeout is not positive
+   */
+  public PodSetOptions {
+    Objects.requireNonNull(expectationsTimeout, "expectationsTimeout");
+    Objects.requireNonNull(clock, "clock");
+    if (workers < 1 || workers > 1024) {
+      throw new IllegalArgumentException("workers must be between 1 and 1024, got " + workers);
+    }
+    if (burst < 1) {
+      throw new IllegalArgumentException("burst must be at least 1, got " + burst);
+    }
+    if (writeParallelism < 1 || writeParallelism > 256) {
+      throw new IllegalArgumentException(
+          "writeParallelism must be between 1 and 256, got " + writeParallelism);
+    }
+    if (expectationsTimeout.isNegative() || expectationsTimeout.isZero()) {
+      throw new IllegalArgumentException(
+          "expectationsTimeout must be positive, got " + expectationsTimeout);
+    }
+  }
+
+  /** 2 workers, burst 500, 16 parallel writes, 5-minute expectations, the system clock. */
+  public static PodSetOptions defaults() {
+    return new PodSetOptions(
+        2, PodSetPlanner.DEFAULT_BURST, 16, Duration.ofMinutes(5), Clock.system());
+  }
+
+  /** These options with {@code workers} reconcile threads. */
+  public PodSetOptions withWorkers(int workers) {
+    return new PodSetOptions(workers, burst, writeParallelism, expectationsTimeout, clock);
+  }
+
+  /** These options with a burst limit of {@code burst} pods per pass. */
+  public PodSetOptions withBurst(int burst) {
+    return new PodSetOptions(workers, burst, writeParallelism, expectationsTimeout, clock);
+  }
+
+  /** These options with {@code writeParallelism} pod writes in flight at most. */
+  public PodSetOptions withWriteParallelism(int writeParallelism) {
+    return new PodSetOptions(workers, burst, writeParallelism, expectationsTimeout, clock);
+  }
+
+  /** These options with another expectations timeout. */
+  public PodSetOptions withExpectationsTimeout(Duration expectationsTimeout) {
+    return new PodSetOptions(workers, burst, writeParallelism, expectationsTimeout, clock);
+  }
+
+  /** These options with another clock. */
+  public PodSetOptions withClock(Clock clock) {
+    return new PodSetOptions(workers, burst, writeParallelism, expectationsTimeout, clock);
+  }
+}

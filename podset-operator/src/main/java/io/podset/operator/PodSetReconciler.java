@@ -1,0 +1,262 @@
+package io.podset.operator;
+
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.podset.api.v1alpha1.PodSet;
+import io.podset.api.v1alpha1.PodSetStatus;
+import io.podset.runtime.cache.IndexFunction;
+import io.podset.runtime.cache.Indexer;
+import io.podset.runtime.cache.Indexers;
+import io.podset.runtime.cache.Store;
+import io.podset.runtime.event.EventRecorder;
+import io.podset.runtime.expectations.Expectations;
+import io.podset.runtime.handler.EventHandler;
+import io.podset.runtime.informer.SharedInformer;
+import io.podset.runtime.reconcile.Reconciler;
+import io.podset.runtime.reconcile.Request;
+import io.podset.runtime.reconcile.Result;
+import io.podset.runtime.reconcile.TerminalReconcileException;
+import io.podset.runtime.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reconciles one PodSet: reads it and its pods from the informer caches (never from the API
+ * server), asks {@link PodSetPlanner} what to do, has the plan carried out, and writes the status
+ * through the {@code /status} subresource when it changed.
+ *
+ * <p>Safety against a stale cache: creations and deletions are tracked by {@link Expectations}
+ * (lowered by {@link #podEventHandler()}, met early once the pod cache has observed the
+ * resourceVersions our creates returned), and pod patches and status writes by resourceVersion
+ * barriers; while any is unmet, the reconcile writes nothing and waits for the pod events that will
+ * trigger it again.
+ *
+ * <p>Failures: a PodSet that cannot work as written gets a {@code ReplicaFailure} condition ({@code
+ * InvalidSpec}) and a {@link TerminalReconcileException} (no retry until it changes); a refused or
+ * failed pod write gets a {@code ReplicaFailure} condition and a {@link PodSetReconcileException},
+ * so the controller retries with its backoff; a later successful pass removes the condition.
+ *
+ * <p>Thread-safe; the controller never runs two reconciles of one PodSet at once. {@link #close()}
+ * stops the pool of pod writers.
+ */
+public final class PodSetReconciler implements Reconciler, AutoCloseable {
+
+  /** The pod cache index by PodSet label: values {@code namespace/podset-name}. */
+  public static final String PODSET_LABEL_INDEX = "podsetLabel";
+
+  private static final Logger LOG = LoggerFactory.getLogger(PodSetReconciler.class);
+
+  private final KubernetesClient client;
+  private final Store<PodSet> podSets;
+  private final Indexer<Pod> pods;
+  private final Supplier<String> podCacheVersion;
+  private final Clock clock;
+  private final PodSetPlanner planner;
+  private final Expectations<Request> expectations;
+  private final VersionBarrier<Request> podWrites;
+  private final VersionBarrier<Request> statusWrites;
+  private final PlanExecutor executor;
+  private final java.time.Duration unsettledRecheck;
+
+  private PodSetReconciler(
+      KubernetesClient client,
+      Store<PodSet> podSets,
+      Indexer<Pod> pods,
+      Supplier<String> podCacheVersion,
+      EventRecorder events,
+      PodSetOptions options) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.podSets = Objects.requireNonNull(podSets, "podSets");
+    this.pods = Objects.requireNonNull(pods, "pods");
+    this.podCacheVersion = Objects.requireNonNull(podCacheVersion, "podCacheVersion");
+    Objects.requireNonNull(events, "events");
+    Objects.requireNonNull(options, "options");
+    for (String index : List.of(Indexers.CONTROLLER_UID, PODSET_LABEL_INDEX)) {
+      if (!pods.indexNames().contains(index)) {
+        throw new IllegalArgumentException(
+            "the pod cache needs the index '"
+                + index
+                + "' (see podIndexers()), has "
+                + pods.indexNames());
+      }
+    }
+    this.clock = options.clock();
+    this.unsettledRecheck = options.expectationsTimeout();
+    this.planner = PodSetPlanner.create(options.burst());
+    this.expectations = Expectations.create(clock, options.expectationsTimeout());
+    this.podWrites = new VersionBarrier<>(clock, options.expectationsTimeout());
+    this.statusWrites = new VersionBarrier<>(clock, options.expectationsTimeout());
+    this.executor =
+        new PlanExecutor(client, events, expectations, podWrites, options.writeParallelism());
+  }
+
+  /**
+   * A reconciler reading the given informers' caches; adds the pod indices it needs ({@link
+   * #podIndexers()}) to the pod informer unless present. Register {@link #podEventHandler()} for
+   * the pod informer's events (the {@link PodSetController} wiring does).
+   *
+   * @throws NullPointerException if an argument is null
+   */
+  public static PodSetReconciler create(
+      KubernetesClient client,
+      SharedInformer<PodSet> podSets,
+      SharedInformer<Pod> pods,
+      EventRecorder events,
+      PodSetOptions options) {
+    Objects.requireNonNull(podSets, "podSets");
+    Objects.requireNonNull(pods, "pods");
+    Map<String, IndexFunction<Pod>> missing = new HashMap<>(podIndexers());
+    missing.keySet().removeAll(pods.indexer().indexNames());
+    if (!missing.isEmpty()) {
+      pods.addIndexers(missing);
+    }
+    return new PodSetReconciler(
+        client,
+        podSets.indexer(),
+        pods.indexer(),
+        pods::lastObservedResourceVersion,
+        events,
+        options);
+  }
+
+  /**
+   * A reconciler over plain caches, for tests that control what the caches show: {@code
+   * podCacheVersion} must return the resourceVersion up to which {@code pods} is complete.
+   *
+   * @throws IllegalArgumentException if {@code pods} lacks an index of {@link #podIndexers()}
+   */
+  static PodSetReconciler create(
+      KubernetesClient client,
+      Store<PodSet> podSets,
+      Indexer<Pod> pods,
+      Supplier<String> podCacheVersion,
+      EventRecorder events,
+      PodSetOptions options) {
+    return new PodSetReconciler(client, podSets, pods, podCacheVersion, events, options);
+  }
+
+  /**
+   * The indices the reconciler reads the pod cache by: {@link Indexers#CONTROLLER_UID} (pods a
+   * PodSet controls) and {@link #PODSET_LABEL_INDEX} (pods carrying a PodSet's label, orphans
+   * included).
+   */
+  public static Map<String, IndexFunction<Pod>> podIndexers() {
+    Map<String, IndexFunction<Pod>> indexers = new LinkedHashMap<>();
+    indexers.put(Indexers.CONTROLLER_UID, Indexers.byControllerUid());
+    indexers.put(
+        PODSET_LABEL_INDEX,
+        pod -> {
+          Map<String, String> labels = pod.getMetadata().getLabels();
+          String name = labels == null ? null : labels.get(PodSetLabels.PODSET);
+          return name == null || name.isEmpty()
+              ? List.of()
+              : List.of(pod.getMetadata().getNamespace() + "/" + name);
+        });
+    return indexers;
+  }
+
+  /**
+   * The handler to register on the pod informer: lowers this reconciler's expectations from what
+   * the cache shows, then names the PodSets to reconcile. Use it instead of a plain "owns" handler.
+   */
+  public EventHandler<Pod> podEventHandler() {
+    return new PodEvents(expectations);
+  }
+
+  @Override
+  public Result reconcile(Request request) {
+    Optional<PodSet> cached = podSets.getByKey(request.toString());
+    if (cached.isEmpty()) {
+      // Deleted: the garbage collector deletes its pods (they carry its owner reference).
+      expectations.forget(request);
+      podWrites.forget(request);
+      statusWrites.forget(request);
+      return Result.done();
+    }
+    PodSet podSet = cached.get();
+    if (podSet.getMetadata().getDeletionTimestamp() != null) {
+      return Result.done();
+    }
+    String cacheVersion = podCacheVersion.get();
+    boolean settled =
+        expectations.satisfied(request, cacheVersion) && podWrites.passed(request, cacheVersion);
+    PodSetPlan plan = planner.plan(podSet, candidatePods(podSet), settled);
+    if (!settled && plan.problem() == null) {
+      // The pod events that show our writes will trigger the next pass; the delayed requeue only
+      // guarantees progress if they are lost (the expectations expire by then).
+      LOG.debug("{}: waiting for the pod cache to show our writes", request);
+      return Result.requeueAfter(unsettledRecheck);
+    }
+    ReplicaFailure failure =
+        plan.problem() != null
+            ? new ReplicaFailure(ReplicaFailure.INVALID_SPEC, plan.problem())
+            : executor.execute(request, podSet, plan);
+    writeStatus(request, podSet, PodSetStatuses.compute(podSet, plan, failure, clock.instant()));
+    if (failure == null) {
+      return Result.done();
+    }
+    String message = "PodSet " + request + ": " + failure.message();
+    if (ReplicaFailure.INVALID_SPEC.equals(failure.reason())) {
+      throw new TerminalReconcileException(message);
+    }
+    throw new PodSetReconcileException(message);
+  }
+
+  private List<Pod> candidatePods(PodSet podSet) {
+    ObjectMeta meta = podSet.getMetadata();
+    List<Pod> candidates = new ArrayList<>(pods.byIndex(Indexers.CONTROLLER_UID, meta.getUid()));
+    candidates.addAll(pods.byIndex(PODSET_LABEL_INDEX, meta.getNamespace() + "/" + meta.getName()));
+    return candidates;
+  }
+
+  private void writeStatus(Request request, PodSet podSet, PodSetStatus status) {
+    if (status.equals(podSet.getStatus())) {
+      return;
+    }
+    if (!statusWrites.passed(request, podSet.getMetadata().getResourceVersion())) {
+      // The cached PodSet predates our last status write; its event will reconcile it again.
+      LOG.debug("{}: cached PodSet older than our last status write; not writing", request);
+      return;
+    }
+    PodSet update = new PodSet();
+    ObjectMeta meta = new ObjectMeta();
+    meta.setName(podSet.getMetadata().getName());
+    meta.setNamespace(podSet.getMetadata().getNamespace());
+    meta.setUid(podSet.getMetadata().getUid());
+    meta.setResourceVersion(podSet.getMetadata().getResourceVersion());
+    update.setMetadata(meta);
+    update.setSpec(podSet.getSpec());
+    update.setStatus(status);
+    try {
+      PodSet written =
+          client
+              .resources(PodSet.class)
+              .inNamespace(meta.getNamespace())
+              .resource(update)
+              .updateStatus();
+      statusWrites.wrote(request, written.getMetadata().getResourceVersion());
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return; // deleted meanwhile
+      }
+      throw new PodSetReconcileException(
+          "PodSet " + request + ": cannot write status: " + PlanExecutor.describe(e), e);
+    }
+  }
+
+  /** Stops the pod writers' pool. */
+  @Override
+  public void close() {
+    executor.close();
+  }
+}

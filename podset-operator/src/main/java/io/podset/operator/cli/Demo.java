@@ -1,0 +1,68 @@
+package io.podset.operator.cli;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.podset.api.v1alpha1.PodSet;
+import io.podset.api.v1alpha1.PodSetSpec;
+import io.podset.api.v1alpha1.PodSetStatus;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The seed article's walk-through, live: creates {@code example-podset} with {@code replicas: 3}
+ * and prints its progress until it settles.
+ */
+final class Demo {
+
+  static final String NAMESPACE = "default";
+  static final String NAME = "example-podset";
+  private static final Duration TIMEOUT = Duration.ofMinutes(2);
+  private static final Duration POLL = Duration.ofMillis(200);
+
+  private final KubernetesClient client;
+  private final PrintStream out;
+
+  Demo(KubernetesClient client, PrintStream out) {
+    this.client = client;
+    this.out = out;
+  }
+
+  /** Creates the example and reports progress; true once 3/3 pods are ready. */
+  boolean run() {
+    client
+        .resources(PodSet.class)
+        .inNamespace(NAMESPACE)
+        .resource(PodSet.of(NAMESPACE, NAME, PodSetSpec.ofReplicas(3)))
+        .create();
+    out.println("Created PodSet " + NAMESPACE + "/" + NAME + " with replicas: 3");
+    String last = "";
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      PodSet podSet = client.resources(PodSet.class).inNamespace(NAMESPACE).withName(NAME).get();
+      List<Pod> pods =
+          client
+              .pods()
+              .inNamespace(NAMESPACE)
+              .withLabel("app.example.com/podset", NAME)
+              .list()
+              .getItems();
+      PodSetStatus status = podSet == null ? null : podSet.getStatus();
+      int ready = status == null ? 0 : status.readyReplicas();
+      String line = NAME + ": " + pods.size() + " pod(s) created, " + ready + "/3 ready";
+      if (!line.equals(last)) {
+        out.println(line);
+        last = line;
+      }
+      if (ready == 3 && pods.size() == 3) {
+        out.println(NAME + " settled: 3/3 ready. Try: kubectl scale ps " + NAME + " --replicas=5");
+        out.println("Press Ctrl-C to stop.");
+        return true;
+      }
+      LockSupport.parkNanos(POLL.toNanos());
+    }
+    out.println(NAME + " did not settle within " + TIMEOUT);
+    return false;
+  }
+}

@@ -1,0 +1,21 @@
+package io.podset.operator.cli;
+
+import picocli.CommandLine;
+
+/** Entry point of the operator process. */
+public final class Main {
+
+  private Main() {}
+
+  /** Parses the command line, runs the operator and exits with its status. */
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  /** Runs the command and returns the exit status (0 ok, 1 failure, 2 usage error). */
+  static int execute(String... args) {
+    CommandLine commandLine = new CommandLine(new OperatorCommand());
+    commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+    return commandLine.execute(args);
+  }
+}

@@ -1,0 +1,177 @@
+package io.podset.operator.cli;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.podset.runtime.manager.LeaderElectionConfig;
+import io.podset.runtime.manager.Manager;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One run of the operator with parsed options: preflight, wiring, then wait for shutdown. */
+final class OperatorRun {
+
+  static final int OK = 0;
+  static final int FAILED = 1;
+  static final int USAGE = 2;
+
+  private final OperatorCommand options;
+  private Logger log;
+
+  OperatorRun(OperatorCommand options) {
+    this.options = options;
+  }
+
+  int run() {
+    // Before the first logger: logback.xml reads the format and level from system properties.
+    LogSetup.apply(options.logFormat, options.logLevel);
+    log = LoggerFactory.getLogger(OperatorRun.class);
+    String usageError = validate();
+    if (usageError != null) {
+      System.err.println("podset-operator: " + usageError);
+      return USAGE;
+    }
+    EmbeddedCluster embedded = null;
+    try {
+      if (options.embedded) {
+        embedded = EmbeddedCluster.start(options.embeddedKubeconfig);
+        System.out.println("Embedded API server: " + embedded.url());
+        System.out.println("Kubeconfig written to " + embedded.kubeconfig());
+        System.out.println("  kubectl --kubeconfig " + embedded.kubeconfig() + " get podsets");
+      }
+      Config config = embedded != null ? embedded.clientConfig() : clusterConfig();
+      try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+        String problem = Preflight.check(client);
+        if (problem != null) {
+          log.error(problem);
+          return FAILED;
+        }
+        return runManager(client, embedded);
+      }
+    } catch (RuntimeException e) {
+      log.error("podset-operator failed: {}", describe(e));
+      log.debug("Failure detail", e);
+      return FAILED;
+    } finally {
+      if (embedded != null) {
+        embedded.close();
+      }
+    }
+  }
+
+  private int runManager(KubernetesClient client, EmbeddedCluster embedded) {
+    Manager manager = buildManager(client);
+    Thread hook = new Thread(manager::close, "podset-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      manager.start();
+      log.info(
+          "podset-operator started: watching {}, {} worker(s), health port {}, metrics port {}",
+          options.namespaces.isEmpty() ? "all namespaces" : String.join(",", options.namespaces),
+          options.workers,
+          manager.healthPort(),
+          manager.metricsPort());
+      if (options.demo) {
+        boolean settled = new Demo(client, System.out).run();
+        if (options.exitWhenSettled) {
+          manager.close();
+          return settled ? OK : FAILED;
+        }
+      }
+      manager.terminated().get();
+      return OK;
+    } catch (ExecutionException | CompletionException e) {
+      log.error("podset-operator stopped: {}", describe(e.getCause()));
+      return FAILED;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return FAILED;
+    } finally {
+      manager.close();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // The hook is running: the JVM is exiting anyway.
+      }
+    }
+  }
+
+  private Manager buildManager(KubernetesClient client) {
+    var builder =
+        Manager.builder(client)
+            .component("podset-operator")
+            .healthPort(options.healthPort)
+            .metricsPort(options.metricsPort);
+    if (options.leaderElect) {
+      builder.leaderElection(
+          LeaderElectionConfig.of(options.leaseNamespace, options.leaseName, Identity.current()));
+    }
+    Manager manager = builder.build();
+    List<String> namespaces = options.namespaces.isEmpty() ? List.of() : options.namespaces;
+    PodSetControllers.register(manager, namespaces, options.workers);
+    return manager;
+  }
+
+  private Config clusterConfig() {
+    Config config;
+    if (options.kubeconfig != null) {
+      try {
+        String content = Files.readString(options.kubeconfig);
+        config = Config.fromKubeconfig(options.context, content, options.kubeconfig.toString());
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            "--kubeconfig " + options.kubeconfig + ": cannot read: " + e.getMessage(), e);
+      }
+    } else {
+      config = Config.autoConfigure(options.context);
+    }
+    if (options.insecureSkipTlsVerify) {
+      log.warn("TLS verification of the API server is OFF (--insecure-skip-tls-verify)");
+      config.setTrustCerts(true);
+      config.setDisableHostnameVerification(true);
+    }
+    return config;
+  }
+
+  private String validate() {
+    if (options.workers < 1 || options.workers > 1024) {
+      return "--workers must be between 1 and 1024, got " + options.workers;
+    }
+    if (options.metricsPort < 0 || options.metricsPort > 65535) {
+      return "--metrics-port must be between 0 and 65535, got " + options.metricsPort;
+    }
+    if (options.healthPort < 0 || options.healthPort > 65535) {
+      return "--health-port must be between 0 and 65535, got " + options.healthPort;
+    }
+    if (options.demo && !options.embedded) {
+      return "--demo needs --embedded (it creates an example in the embedded API server)";
+    }
+    if (options.embedded && options.kubeconfig != null) {
+      return "--embedded and --kubeconfig exclude each other";
+    }
+    for (String namespace : options.namespaces) {
+      if (!namespace.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?") || namespace.length() > 63) {
+        return "--namespace must be a DNS-1123 label, got '" + namespace + "'";
+      }
+    }
+    return null;
+  }
+
+  private static String describe(Throwable e) {
+    StringBuilder message = new StringBuilder(String.valueOf(e.getMessage()));
+    for (Throwable cause = e.getCause();
+        cause != null && cause != cause.getCause();
+        cause = cause.getCause()) {
+      if (cause.getMessage() != null && !message.toString().contains(cause.getMessage())) {
+        message.append(": ").append(cause.getMessage());
+      }
+    }
+    return message.toString();
+  }
+}

@@ -1,0 +1,39 @@
+package io.podset.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class PodSetOptionsTest {
+
+  @Test
+  void defaults_asDocumented() {
+    PodSetOptions options = PodSetOptions.defaults();
+
+    assertThat(options.workers()).isEqualTo(2);
+    assertThat(options.burst()).isEqualTo(500);
+    assertThat(options.writeParallelism()).isEqualTo(16);
+    assertThat(options.expectationsTimeout()).isEqualTo(Duration.ofMinutes(5));
+  }
+
+  @Test
+  void with_outOfRange_rejectedNamingTheField() {
+    PodSetOptions options = PodSetOptions.defaults();
+
+    assertThatThrownBy(() -> options.withWorkers(0))
+        .hasMessage("workers must be between 1 and 1024, got 0");
+    assertThatThrownBy(() -> options.withBurst(0)).hasMessage("burst must be at least 1, got 0");
+    assertThatThrownBy(() -> options.withWriteParallelism(300))
+        .hasMessage("writeParallelism must be between 1 and 256, got 300");
+    assertThatThrownBy(() -> options.withExpectationsTimeout(Duration.ZERO))
+        .hasMessage("expectationsTimeout must be positive, got PT0S");
+  }
+
+  @Test
+  void with_changesOneField() {
+    assertThat(PodSetOptions.defaults().withWorkers(8).workers()).isEqualTo(8);
+    assertThat(PodSetOptions.defaults().withBurst(10).burst()).isEqualTo(10);
+  }
+}

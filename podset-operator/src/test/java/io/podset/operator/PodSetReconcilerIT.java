@@ -1,0 +1,575 @@
+package io.podset.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.podset.api.v1alpha1.PodSet;
+import io.podset.api.v1alpha1.PodSetCondition;
+import io.podset.api.v1alpha1.PodSetSpec;
+import io.podset.api.v1alpha1.PodSetStatus;
+import io.podset.api.v1alpha1.PodSetUpdateStrategy;
+import io.podset.runtime.event.EventRecorder;
+import io.podset.runtime.ownership.OwnerReferences;
+import io.podset.runtime.reconcile.Request;
+import io.podset.runtime.reconcile.TerminalReconcileException;
+import io.podset.testkit.FakeApiServer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The reconciler against a real HTTP API server (the testkit's fake), with caches the test syncs by
+ * hand: every write goes through the fabric8 client, and a cache the test has not synced is stale
+ * exactly as an informer's can be.
+ */
+class PodSetReconcilerIT {
+
+  private static final AtomicInteger NAMESPACES = new AtomicInteger();
+  private static FakeApiServer server;
+
+  private String namespace;
+  private KubernetesClient admin;
+  private RecordingClient recording;
+  private ManualCaches caches;
+  private FakeKubelet kubelet;
+  private final List<String> events = new CopyOnWriteArrayList<>();
+  private PodSetReconciler reconciler;
+  private Request request;
+
+  @BeforeAll
+  static void startServer() {
+    server = FakeApiServer.start();
+    server.installCrds(Path.of("../deploy/crds/podsets.app.example.com-v1.yml"));
+  }
+
+  @AfterAll
+  static void stopServer() {
+    server.close();
+  }
+
+  @BeforeEach
+  void setUp() {
+    namespace = "ns-" + NAMESPACES.incrementAndGet();
+    admin = server.client();
+    admin
+        .namespaces()
+        .resource(
+            new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                .withNewMetadata()
+                .withName(namespace)
+                .endMetadata()
+                .build())
+        .create();
+    recording = new RecordingClient(server.clientConfig());
+    caches = new ManualCaches(admin, namespace);
+    kubelet = new FakeKubelet(admin, namespace);
+    EventRecorder recorder =
+        (regarding, type, reason, message) -> events.add(type + " " + reason + " " + message);
+    reconciler =
+        PodSetReconciler.create(
+            recording.client(),
+            caches.podSets,
+            caches.pods,
+            caches::podVersion,
+            recorder,
+            PodSetOptions.defaults());
+    caches.onPodEvents(reconciler.podEventHandler());
+    request = new Request(namespace, "web");
+  }
+
+  @AfterEach
+  void tearDown() {
+    reconciler.close();
+    recording.close();
+  }
+
+  // ---- helpers ---------------------------------------------------------------------------
+
+  private PodSet createPodSet(PodSetSpec spec) {
+    return admin
+        .resources(PodSet.class)
+        .inNamespace(namespace)
+        .resource(PodSet.of(namespace, "web", spec))
+        .create();
+  }
+
+  private PodSet setSpec(PodSetSpec spec) {
+    return admin
+        .resources(PodSet.class)
+        .inNamespace(namespace)
+        .withName("web")
+        .edit(
+            p -> {
+              p.setSpec(spec);
+              return p;
+            });
+  }
+
+  private PodSet stored() {
+    return admin.resources(PodSet.class).inNamespace(namespace).withName("web").get();
+  }
+
+  private List<Pod> livePods() {
+    return admin.pods().inNamespace(namespace).list().getItems().stream()
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+        .toList();
+  }
+
+  private static Set<String> names(List<Pod> pods) {
+    return pods.stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
+  }
+
+  /** Sync, reconcile, until a reconcile writes nothing; returns the number of passes. */
+  private int converge() {
+    for (int pass = 1; pass <= 20; pass++) {
+      caches.sync();
+      recording.clear();
+      reconciler.reconcile(request);
+      if (recording.writes().isEmpty()) {
+        return pass;
+      }
+    }
+    throw new AssertionError("no convergence in 20 passes; last writes " + recording.writes());
+  }
+
+  private void assertSettled(int replicas) {
+    List<Pod> pods = livePods();
+    assertThat(pods).hasSize(replicas);
+    PodSetStatus status = stored().getStatus();
+    assertThat(status.replicas()).isEqualTo(replicas);
+    assertThat(status.podNames()).containsExactlyInAnyOrderElementsOf(names(pods));
+    assertThat(status.updatedReplicas()).isEqualTo(replicas);
+    assertThat(status.selector()).isEqualTo("app.example.com/podset=web");
+    assertThat(status.observedGeneration()).isEqualTo(stored().getMetadata().getGeneration());
+    assertThat(status.condition(PodSetCondition.PROGRESSING).orElseThrow().reason())
+        .isEqualTo("Complete");
+    assertThat(status.condition(PodSetCondition.REPLICA_FAILURE)).isEmpty();
+    for (Pod pod : pods) {
+      assertThat(pod.getMetadata().getName()).startsWith("web-");
+      assertThat(pod.getMetadata().getLabels()).containsEntry(PodSetLabels.PODSET, "web");
+      assertThat(OwnerReferences.isControlledBy(pod, stored())).isTrue();
+    }
+  }
+
+  /** The stored status describes the current spec, with every pod updated and available. */
+  private boolean rolledOut(int replicas) {
+    PodSet podSet = stored();
+    PodSetStatus status = podSet.getStatus();
+    return status.observedGeneration() == podSet.getMetadata().getGeneration()
+        && status.replicas() == replicas
+        && status.updatedReplicas() == replicas
+        && status.availableReplicas() == replicas;
+  }
+
+  // ---- scaling ---------------------------------------------------------------------------
+
+  @Test
+  void reconcile_scale0to3to10to1to0_exactPodsAndStatus() {
+    createPodSet(PodSetSpec.ofReplicas(0));
+    converge();
+    assertSettled(0);
+
+    for (int replicas : new int[] {3, 10, 1, 0}) {
+      setSpec(PodSetSpec.ofReplicas(replicas));
+      caches.sync();
+      recording.clear();
+      reconciler.reconcile(request);
+      // One pass writes the whole difference: no pod more, no pod less.
+      assertThat(livePods()).hasSize(replicas);
+      converge();
+      assertSettled(replicas);
+    }
+    assertThat(events).anyMatch(e -> e.startsWith("Normal SuccessfulCreate Created pod: web-"));
+    assertThat(events).anyMatch(e -> e.startsWith("Normal SuccessfulDelete Deleted pod: web-"));
+  }
+
+  @Test
+  void reconcile_scaleUp_createsInSlowStartBatchesInOnePass() {
+    createPodSet(PodSetSpec.ofReplicas(10));
+    caches.sync();
+
+    reconciler.reconcile(request);
+
+    assertThat(recording.writes().stream().filter(w -> w.startsWith("POST"))).hasSize(10);
+    assertThat(livePods()).hasSize(10);
+  }
+
+  @Test
+  void reconcile_podDeletedBehindTheBack_isReplaced() {
+    createPodSet(PodSetSpec.ofReplicas(3));
+    converge();
+    Pod victim = livePods().get(0);
+
+    admin.pods().inNamespace(namespace).withName(victim.getMetadata().getName()).delete();
+    converge();
+
+    assertSettled(3);
+    assertThat(names(livePods())).doesNotContain(victim.getMetadata().getName());
+  }
+
+  @Test
+  void reconcile_deletedPodSet_writesNothing() {
+    createPodSet(PodSetSpec.ofReplicas(2));
+    converge();
+    admin.resources(PodSet.class).inNamespace(namespace).withName("web").delete();
+    caches.sync();
+    recording.clear();
+
+    reconciler.reconcile(request);
+
+    assertThat(recording.writes()).isEmpty();
+  }
+
+  @Test
+  void reconcile_settledPodSet_secondReconcileMakesZeroWrites() {
+    createPodSet(PodSetSpec.ofReplicas(3));
+    converge();
+    kubelet.run();
+    converge();
+    caches.sync();
+    recording.clear();
+
+    reconciler.reconcile(request);
+    reconciler.reconcile(request);
+
+    assertThat(recording.writes()).isEmpty();
+    assertThat(stored().getStatus().readyReplicas()).isEqualTo(3);
+    assertThat(stored().getStatus().condition(PodSetCondition.AVAILABLE).orElseThrow().isTrue())
+        .isTrue();
+  }
+
+  // ---- stale cache -----------------------------------------------------------------------
+
+  @Test
+  void reconcile_staleCache_neverCreatesMoreThanReplicas_whereTheSeedReconcilerDoes() {
+    createPodSet(PodSetSpec.ofReplicas(5));
+    caches.sync();
+
+    // Our reconciler: the pod cache never shows the creations (all watch events held back).
+    for (int i = 0; i < 5; i++) {
+      reconciler.reconcile(request);
+      assertThat(livePods()).hasSizeLessThanOrEqualTo(5);
+    }
+    assertThat(livePods()).hasSize(5);
+
+    // Two of five creations reach the cache, three are still held back: still no create.
+    Set<String> firstTwo =
+        livePods().stream()
+            .limit(2)
+            .map(p -> p.getMetadata().getName())
+            .collect(Collectors.toSet());
+    int heldBack = caches.syncPods(p -> firstTwo.contains(p.getMetadata().getName()));
+    assertThat(heldBack).isEqualTo(3);
+    recording.clear();
+    reconciler.reconcile(request);
+    assertThat(recording.writes()).isEmpty();
+    assertThat(livePods()).hasSize(5);
+
+    // All events delivered: settled at exactly 5.
+    converge();
+    assertSettled(5);
+
+    // The seed's reconciler with the same stale cache over-creates.
+    admin.resources(PodSet.class).inNamespace(namespace).withName("web").delete();
+    admin.pods().inNamespace(namespace).delete();
+    createPodSet(PodSetSpec.ofReplicas(5));
+    ManualCaches seedCaches = new ManualCaches(admin, namespace);
+    seedCaches.sync();
+    SeedPodSetReconciler seed =
+        new SeedPodSetReconciler(admin, seedCaches.podSets, seedCaches.pods);
+    int maxPods = 0;
+    for (int i = 0; i < 8; i++) {
+      seed.reconcile(request);
+      maxPods = Math.max(maxPods, livePods().size());
+    }
+    assertThat(maxPods).isEqualTo(8).isGreaterThan(5);
+  }
+
+  @Test
+  void reconcile_staleCacheOnScaleDown_neverDeletesTwice() {
+    createPodSet(PodSetSpec.ofReplicas(4));
+    converge();
+    setSpec(PodSetSpec.ofReplicas(1));
+    caches.syncPodSets();
+
+    reconciler.reconcile(request);
+    assertThat(livePods()).hasSize(1);
+    recording.clear();
+    // The pod cache still shows four pods; the deletions are expected, so nothing more happens
+    // (a late recheck guards against lost events).
+    assertThat(reconciler.reconcile(request))
+        .isEqualTo(
+            io.podset.runtime.reconcile.Result.requeueAfter(java.time.Duration.ofMinutes(5)));
+    reconciler.reconcile(request);
+    assertThat(recording.writes()).isEmpty();
+    assertThat(livePods()).hasSize(1);
+  }
+
+  // ---- adoption and release ----------------------------------------------------------------
+
+  @Test
+  void reconcile_matchingOrphan_isAdoptedAndCounted() {
+    createPodSet(PodSetSpec.ofReplicas(2));
+    Pod orphan = new Pod();
+    orphan.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+    orphan.getMetadata().setName("handmade");
+    orphan.getMetadata().setLabels(Map.of(PodSetLabels.PODSET, "web"));
+    orphan.setSpec(io.podset.api.v1alpha1.PodSetDefaults.template().getSpec());
+    admin.pods().inNamespace(namespace).resource(orphan).create();
+
+    caches.sync();
+    reconciler.reconcile(request);
+
+    // Adopted and counted: one pod created, not two.
+    Pod adopted = admin.pods().inNamespace(namespace).withName("handmade").get();
+    assertThat(OwnerReferences.isControlledBy(adopted, stored())).isTrue();
+    assertThat(livePods()).hasSize(2);
+
+    // Then replaced: it was not made from the current template.
+    converge();
+    assertSettled(2);
+    assertThat(names(livePods())).doesNotContain("handmade");
+  }
+
+  @Test
+  void reconcile_ownedPodRelabelled_isReleasedAndReplaced() {
+    createPodSet(PodSetSpec.ofReplicas(2));
+    converge();
+    String name = livePods().get(0).getMetadata().getName();
+    admin
+        .pods()
+        .inNamespace(namespace)
+        .withName(name)
+        .edit(
+            p -> {
+              p.getMetadata().getLabels().put(PodSetLabels.PODSET, "debugging");
+              return p;
+            });
+
+    converge();
+
+    Pod released = admin.pods().inNamespace(namespace).withName(name).get();
+    assertThat(OwnerReferences.getControllerOf(released)).isEmpty();
+    assertThat(
+            livePods().stream()
+                .filter(p -> "web".equals(p.getMetadata().getLabels().get(PodSetLabels.PODSET))))
+        .hasSize(2);
+  }
+
+  // ---- updates ---------------------------------------------------------------------------
+
+  private static PodSetSpec imageSpec(int replicas, String image, int maxUnavailable) {
+    PodTemplateSpec template = io.podset.api.v1alpha1.PodSetDefaults.template();
+    template.getSpec().getContainers().get(0).setImage(image);
+    return PodSetSpec.ofReplicas(replicas)
+        .withTemplate(template)
+        .withUpdateStrategy(PodSetUpdateStrategy.ofMaxUnavailable(maxUnavailable));
+  }
+
+  @Test
+  void reconcile_imageChange_patchedInPlaceRespectingMaxUnavailable() {
+    createPodSet(imageSpec(4, "busybox:1.35", 1));
+    converge();
+    kubelet.run();
+    converge();
+    Map<String, String> uids =
+        livePods().stream()
+            .collect(
+                Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid()));
+
+    setSpec(imageSpec(4, "busybox:1.36", 1));
+    int rounds = 0;
+    while (!rolledOut(4)) {
+      assertThat(++rounds).isLessThan(30);
+      caches.sync();
+      reconciler.reconcile(request);
+      // Never more than maxUnavailable pods off the new image while their kubelet restarts them.
+      long unavailable = livePods().stream().filter(p -> !Pods.isAvailable(p)).count();
+      assertThat(unavailable).isLessThanOrEqualTo(1);
+      kubelet.run();
+      caches.sync();
+      reconciler.reconcile(request);
+    }
+
+    List<Pod> pods = livePods();
+    assertThat(pods).hasSize(4);
+    assertThat(pods)
+        .allSatisfy(
+            p -> {
+              assertThat(p.getSpec().getContainers().get(0).getImage()).isEqualTo("busybox:1.36");
+              // Same pod, patched in place.
+              assertThat(p.getMetadata().getUid()).isEqualTo(uids.get(p.getMetadata().getName()));
+            });
+    assertThat(stored().getStatus().updatedReplicas()).isEqualTo(4);
+    assertThat(events.stream().filter(e -> e.startsWith("Normal SuccessfulUpdate"))).hasSize(4);
+  }
+
+  @Test
+  void reconcile_imageChangeWithoutKubelet_patchesNotReadyPodsAtOnce() {
+    createPodSet(imageSpec(3, "busybox:1.35", 1));
+    converge();
+    setSpec(imageSpec(3, "busybox:1.36", 1));
+
+    converge();
+
+    assertThat(livePods())
+        .allSatisfy(
+            p ->
+                assertThat(p.getSpec().getContainers().get(0).getImage())
+                    .isEqualTo("busybox:1.36"));
+    assertSettled(3);
+  }
+
+  @Test
+  void reconcile_commandChange_replacesPodsOneAtATime() {
+    createPodSet(imageSpec(3, "busybox:1.35", 1));
+    converge();
+    kubelet.run();
+    converge();
+    Set<String> original = names(livePods());
+    PodSetSpec changed = imageSpec(3, "busybox:1.35", 1);
+    changed.template().getSpec().getContainers().get(0).setCommand(List.of("sleep", "7200"));
+    setSpec(changed);
+
+    int rounds = 0;
+    while (!rolledOut(3)) {
+      assertThat(++rounds).isLessThan(30);
+      caches.sync();
+      reconciler.reconcile(request);
+      assertThat(livePods().stream().filter(Pods::isReady).count()).isGreaterThanOrEqualTo(2);
+      caches.sync();
+      reconciler.reconcile(request);
+      kubelet.run();
+      caches.sync();
+      reconciler.reconcile(request);
+    }
+
+    assertThat(names(livePods())).doesNotContainAnyElementsOf(original);
+    assertThat(livePods())
+        .allSatisfy(
+            p ->
+                assertThat(p.getSpec().getContainers().get(0).getCommand())
+                    .containsExactly("sleep", "7200"));
+  }
+
+  // ---- failures --------------------------------------------------------------------------
+
+  @Test
+  void reconcile_createForbiddenByQuota_replicaFailureThenClearedOnceCreatesWork() {
+    createPodSet(PodSetSpec.ofReplicas(3));
+    caches.sync();
+    recording.refusePodCreates(
+        403,
+        "Forbidden",
+        "pods \"web-x\" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=0,"
+            + " limited: pods=0");
+
+    assertThatThrownBy(() -> reconciler.reconcile(request))
+        .isInstanceOf(PodSetReconcileException.class)
+        .isNotInstanceOf(TerminalReconcileException.class)
+        .hasMessageContaining("exceeded quota");
+
+    // Slow start: the first batch (one pod) failed, so no more creates were sent.
+    assertThat(recording.refused()).hasSize(1);
+    assertThat(livePods()).isEmpty();
+    PodSetCondition failure =
+        stored().getStatus().condition(PodSetCondition.REPLICA_FAILURE).orElseThrow();
+    assertThat(failure.status()).isEqualTo("True");
+    assertThat(failure.reason()).isEqualTo("FailedCreate");
+    assertThat(failure.message())
+        .startsWith("cannot create pods: pods \"web-x\" is forbidden: exceeded quota")
+        .endsWith("(HTTP 403)");
+    assertThat(events).anyMatch(e -> e.startsWith("Warning FailedCreate Error creating: pods"));
+
+    recording.allow();
+    converge();
+
+    assertSettled(3);
+    assertThat(stored().getStatus().condition(PodSetCondition.REPLICA_FAILURE)).isEmpty();
+  }
+
+  @Test
+  void reconcile_serverError_replicaFailureAndRetryable() {
+    createPodSet(PodSetSpec.ofReplicas(2));
+    caches.sync();
+    recording.refusePodCreates(500, "InternalError", "etcdserver: request timed out");
+
+    assertThatThrownBy(() -> reconciler.reconcile(request))
+        .isInstanceOf(PodSetReconcileException.class)
+        .hasMessageContaining("etcdserver: request timed out (HTTP 500)");
+
+    assertThat(
+            stored().getStatus().condition(PodSetCondition.REPLICA_FAILURE).orElseThrow().message())
+        .isEqualTo("cannot create pods: etcdserver: request timed out (HTTP 500)");
+    // The expectation of the failed create was lowered: the retry acts at once.
+    recording.allow();
+    caches.sync();
+    reconciler.reconcile(request);
+    assertThat(livePods()).hasSize(2);
+  }
+
+  @Test
+  void reconcile_imageRejectedByServer_replicaFailureWithTheServersMessage() {
+    createPodSet(imageSpec(1, " ", 1));
+    caches.sync();
+
+    assertThatThrownBy(() -> reconciler.reconcile(request))
+        .isInstanceOf(TerminalReconcileException.class);
+    assertThat(stored().getStatus().condition(PodSetCondition.REPLICA_FAILURE).orElseThrow())
+        .satisfies(
+            c -> {
+              assertThat(c.reason()).isEqualTo("InvalidSpec");
+              assertThat(c.message())
+                  .isEqualTo(
+                      "spec.template.spec.containers[0].image must be set (container 'busybox'),"
+                          + " got ' '");
+            });
+    assertThat(recording.writes()).noneMatch(w -> w.startsWith("POST"));
+  }
+
+  @Test
+  void reconcile_templateWithoutContainers_invalidSpecAndNoRetry() {
+    PodTemplateSpec template = io.podset.api.v1alpha1.PodSetDefaults.template();
+    template.getSpec().setContainers(new ArrayList<>());
+    createPodSet(PodSetSpec.ofReplicas(2).withTemplate(template));
+    caches.sync();
+
+    assertThatThrownBy(() -> reconciler.reconcile(request))
+        .isInstanceOf(TerminalReconcileException.class)
+        .hasMessageContaining("spec.template.spec.containers must list at least one container");
+
+    assertThat(recording.writes()).allMatch(w -> w.endsWith("/podsets/web/status"));
+    PodSetCondition failure =
+        stored().getStatus().condition(PodSetCondition.REPLICA_FAILURE).orElseThrow();
+    assertThat(failure.reason()).isEqualTo("InvalidSpec");
+  }
+
+  @Test
+  void reconcile_nameTooLongForPodLabels_invalidSpec() {
+    String longName = "a".repeat(70);
+    admin
+        .resources(PodSet.class)
+        .inNamespace(namespace)
+        .resource(PodSet.of(namespace, longName, PodSetSpec.ofReplicas(1)))
+        .create();
+    caches.sync();
+
+    assertThatThrownBy(() -> reconciler.reconcile(new Request(namespace, longName)))
+        .isInstanceOf(TerminalReconcileException.class)
+        .hasMessageContaining("is 70 characters long; it must be at most 63");
+    assertThat(livePods()).isEmpty();
+  }
+}
