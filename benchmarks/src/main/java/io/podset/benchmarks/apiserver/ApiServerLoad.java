@@ -50,7 +50,8 @@ public final class ApiServerLoad {
     int rounds = Integer.parseInt(args[3]);
     Http http = new Http(url);
     for (int t = 0; t < THREADS; t++) {
-      http.send("POST", "/api/v1/namespaces/default/configmaps", configMap("default", "load-" + t, 0));
+      http.send(
+          "POST", "/api/v1/namespaces/default/configmaps", configMap("default", "load-" + t, 0));
     }
     String getPath = "/api/v1/namespaces/default/configmaps/load-";
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);

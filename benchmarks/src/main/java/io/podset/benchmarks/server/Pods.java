@@ -6,8 +6,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Pods of about 5.5 KB of JSON each, 2.2 KB of it {@code managedFields}: a Deployment's pod with one
- * container, a projected service-account volume, probes, tolerations and a running status, as a
+ * Pods of about 5.5 KB of JSON each, 2.2 KB of it {@code managedFields}: a Deployment's pod with
+ * one container, a projected service-account volume, probes, tolerations and a running status, as a
  * real API server returns it.
  */
 public final class Pods {

@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Starts an API server in this JVM, optionally seeds it, prints {@code READY <url>} and serves
  * until standard input closes.
  *
- * <p>Usage: {@code ServerMain <ours|fabric8-mock> [--pods N] [--namespaces K] [--startups R]}.
- * With {@code --startups R} it first measures start-up: the first start in this fresh JVM ({@code
+ * <p>Usage: {@code ServerMain <ours|fabric8-mock> [--pods N] [--namespaces K] [--startups R]}. With
+ * {@code --startups R} it first measures start-up: the first start in this fresh JVM ({@code
  * apiserver.cold_startup}) and the median of {@code R} further starts ({@code apiserver.startup}),
  * printed as {@link ResultLine}s. With {@code --pods N} it creates {@code K} namespaces (default
  * 10) and {@code N} pods spread over them, through HTTP with 8 threads, before it is ready.
