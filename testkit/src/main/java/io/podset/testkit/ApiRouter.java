@@ -173,9 +173,15 @@ final class ApiRouter implements RequestFilter.Chain {
         }
         yield writes.delete(type, ns, name, request);
       }
-      case "POST" ->
-          throw StatusError.methodNotAllowed(
-              "the server does not allow this method on the requested resource");
+      case "POST" -> {
+        // The CRD handler of kube-apiserver treats a POST to an object's path as a create of the
+        // body (the name in the path is ignored); built-in resources answer 405.
+        if (type.custom() && target == ObjectWrites.Target.MAIN) {
+          yield writes.create(type, ns, request);
+        }
+        throw StatusError.methodNotAllowed(
+            "the server does not allow this method on the requested resource");
+      }
       default ->
           throw StatusError.methodNotAllowed(
               "the server does not allow this method on the requested resource");
@@ -209,7 +215,7 @@ final class ApiRouter implements RequestFilter.Chain {
   }
 
   private ApiResult deleteCollection(ApiRequest request, ResourceType type, String ns) {
-    ObjectWrites.deleteOptions(request);
+    DeleteOptions options = DeleteOptions.parse(request);
     ObjectReads.Page page = reads.page(type, ns, request);
     ObjectNode list = Json.object();
     list.put("kind", type.listKind());
@@ -219,7 +225,7 @@ final class ApiRouter implements RequestFilter.Chain {
     for (ObjectNode object : page.items()) {
       String key =
           ObjectStore.key(type.namespaced() ? Json.namespace(object) : null, Json.name(object));
-      ObjectNode deleted = writes.deleteQuietly(type, key);
+      ObjectNode deleted = writes.deleteObject(type, key, options);
       if (deleted != null) {
         items.add(ObjectMeta.render(type, deleted));
       }

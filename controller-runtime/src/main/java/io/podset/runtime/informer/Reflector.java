@@ -266,16 +266,21 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
       s.finish(e);
       return afterWatchError(e);
     }
+    boolean closedMeanwhile;
     synchronized (lock) {
-      if (closed) {
-        handle.close();
-        return Next.STOP;
+      closedMeanwhile = closed;
+      if (!closedMeanwhile) {
+        session = s;
+        watching = true;
+        if (!request.sendInitialEvents()) {
+          lastError = null;
+        }
       }
-      session = s;
-      watching = true;
-      if (!request.sendInitialEvents()) {
-        lastError = null;
-      }
+    }
+    if (closedMeanwhile) {
+      // Outside the lock: a lister-watcher may take its own locks while closing.
+      handle.close();
+      return Next.STOP;
     }
     // The server ends the watch at its timeout; this guard ends it if the server does not.
     Clock.Cancellable timer = clock.schedule(request.timeout().plus(WATCH_GRACE), s::expire);

@@ -7,7 +7,7 @@ import java.util.function.BooleanSupplier;
 /** Waiting on conditions with a deadline (no fixed sleeps). */
 final class Awaits {
 
-  static final Duration DEADLINE = Duration.ofSeconds(10);
+  static final Duration DEADLINE = Duration.ofSeconds(30);
   private static final long POLL_NANOS = Duration.ofMillis(1).toNanos();
 
   private Awaits() {}
