@@ -44,10 +44,14 @@ if [[ $mode == quick ]]; then
   jmh_opts=(-f 1 -wi 2 -w 500ms -i 3 -r 500ms)
   wq_adds_dedup=1000000 wq_adds_unique=300000 wq_warm=1 wq_rounds=3
   go_opts=(-count 3 -benchtime 500ms)
+  api_repeats=1 api_seconds=2 api_rounds=2 api_startups=5
+  informer_sizes=(10000) informer_repeats=1
 else
   jmh_opts=(-f 3 -wi 3 -w 2s -i 5 -r 2s)
   wq_adds_dedup=4000000 wq_adds_unique=1000000 wq_warm=3 wq_rounds=7
   go_opts=(-count 7 -benchtime 2s)
+  api_repeats=3 api_seconds=5 api_rounds=3 api_startups=10
+  informer_sizes=(10000 50000) informer_repeats=3
 fi
 
 log() { printf '[run.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -91,6 +95,70 @@ if has_area workqueue; then
   log "work queue: client-go (go test -bench)"
   (cd "$bench/go" && go test -run '^$' -bench . -benchmem "${go_opts[@]}") >"$raw/workqueue.go.txt" 2>&1 ||
     { tail -40 "$raw/workqueue.go.txt" >&2; exit 1; }
+fi
+
+# An API server in its own JVM on its own CPU: start_server <kind> [ServerMain options...] sets
+# server_url; stop_server closes its standard input, which stops it.
+server_pid=
+start_server() {
+  local kind=$1 out
+  out="$raw/server-$kind-$((++server_runs)).txt"
+  rm -f "$raw/server.in"
+  mkfifo "$raw/server.in"
+  "${pin_server[@]}" java -Xmx8g -XX:+UseG1GC -cp "$cp" io.podset.benchmarks.server.ServerMain "$@" \
+    <"$raw/server.in" >"$out" 2>"$out.log" &
+  server_pid=$!
+  exec 3>"$raw/server.in"
+  local deadline=$((SECONDS + 900))
+  until grep -q '^READY ' "$out"; do
+    if ! kill -0 "$server_pid" 2>/dev/null || ((SECONDS > deadline)); then
+      tail -20 "$out.log" >&2
+      echo "server $kind did not become ready" >&2
+      exit 1
+    fi
+    sleep 0.2
+  done
+  server_url=$(sed -n 's/^READY //p' "$out")
+}
+stop_server() {
+  exec 3>&-
+  wait "$server_pid" || true
+  server_pid=
+  rm -f "$raw/server.in"
+}
+cleanup() {
+  if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; fi
+}
+trap cleanup EXIT
+server_runs=0
+client_java=("${pin_client[@]}" java -XX:+UseG1GC -cp "$cp")
+
+if has_area apiserver; then
+  for ((rep = 1; rep <= api_repeats; rep++)); do
+    for kind in ours fabric8-mock; do
+      log "API server: $kind (start-up, GET/PUT, watch; repeat $rep/$api_repeats)"
+      start_server "$kind" --startups "$api_startups"
+      "${client_java[@]}" -Xmx2g io.podset.benchmarks.apiserver.ApiServerLoad \
+        "$kind" "$server_url" "$api_seconds" "$api_rounds" >>"$raw/apiserver-load.txt"
+      stop_server
+    done
+  done
+fi
+
+if has_area informer; then
+  for pods in "${informer_sizes[@]}"; do
+    label="$((pods / 1000))k"
+    log "informer: seeding $pods pods"
+    start_server ours --pods "$pods"
+    for ((rep = 1; rep <= informer_repeats; rep++)); do
+      for contender in ours fabric8-vertx fabric8-okhttp fabric8-jdk; do
+        log "informer: $contender syncs $pods pods (repeat $rep/$informer_repeats)"
+        "${client_java[@]}" -Xmx6g io.podset.benchmarks.informer.InformerSync \
+          "$contender" "$server_url" "$pods" "$label" >>"$raw/informer.txt"
+      done
+    done
+    stop_server
+  done
 fi
 
 log "report"

@@ -76,12 +76,16 @@ class ComparisonTest {
   }
 
   @Test
-  void goal_fabric8Backends_eachNeedTheRatio() {
+  void goal_fabric8Backends_eachNeedTheRatio_andBareQueueDedupHasNone() {
     assertThat(Goal.find(Goal.ISSUE_10, "informer.sync_time.10k", "fabric8-okhttp"))
         .map(Goal::minRatio)
         .contains(2.0);
     assertThat(Goal.find(Goal.ISSUE_10, "apiserver.get", "fabric8-mock"))
         .map(Goal::minRatio)
         .contains(3.0);
+    assertThat(Goal.find(Goal.ISSUE_10, "workqueue.dedup", "lbq")).isEmpty();
+    assertThat(Goal.find(Goal.ISSUE_10, "workqueue.unique", "lbq"))
+        .map(Goal::minRatio)
+        .contains(0.5);
   }
 }
