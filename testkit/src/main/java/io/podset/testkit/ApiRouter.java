@@ -173,9 +173,15 @@ final class ApiRouter implements RequestFilter.Chain {
         }
         yield writes.delete(type, ns, name, request);
       }
-      case "POST" ->
-          throw StatusError.methodNotAllowed(
-              "the server does not allow this method on the requested resource");
+      case "POST" -> {
+        // The CRD handler of kube-apiserver treats a POST to an object's path as a create of the
+        // body (the name in the path is ignored); built-in resources answer 405.
+        if (type.custom() && target == ObjectWrites.Target.MAIN) {
+          yield writes.create(type, ns, request);
+        }
+        throw StatusError.methodNotAllowed(
+            "the server does not allow this method on the requested resource");
+      }
       default ->
           throw StatusError.methodNotAllowed(
               "the server does not allow this method on the requested resource");

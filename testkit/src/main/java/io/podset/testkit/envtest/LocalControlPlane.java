@@ -252,12 +252,13 @@ final class LocalControlPlane implements RealApiServer {
               admin.apiextensions().v1().customResourceDefinitions().withName(name).get();
           return current != null
               && current.getStatus() != null
+              && current.getStatus().getConditions() != null
               && current.getStatus().getConditions().stream()
                   .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
         });
     for (CustomResourceDefinitionVersion served :
         crd.getSpec().getVersions().stream()
-            .filter(CustomResourceDefinitionVersion::getServed)
+            .filter(v -> Boolean.TRUE.equals(v.getServed()))
             .toList()) {
       ResourceDefinitionContext context =
           new ResourceDefinitionContext.Builder()

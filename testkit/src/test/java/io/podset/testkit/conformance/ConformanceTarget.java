@@ -21,14 +21,17 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The API server the conformance suite runs against: a fresh {@link FakeApiServer}, or the cluster
- * of the kubeconfig named by the system property {@value #KUBECONFIG_PROPERTY} (or the environment
- * variable {@code CONFORMANCE_KUBECONFIG}). Each suite class works in its own namespace, deleted at
- * the end.
+ * The API server the conformance suite runs against: a fresh {@link FakeApiServer}; the real
+ * control plane of {@code io.podset.testkit.envtest} when the system property {@value
+ * #TARGET_PROPERTY} is {@code real} (one server shared by the suite's classes, see {@link
+ * SharedRealApiServer}); or the cluster of the kubeconfig named by the system property {@value
+ * #KUBECONFIG_PROPERTY} (or the environment variable {@code CONFORMANCE_KUBECONFIG}). Each suite
+ * class works in its own namespace, deleted at the end.
  */
 final class ConformanceTarget implements AutoCloseable {
 
   static final String KUBECONFIG_PROPERTY = "conformance.kubeconfig";
+  static final String TARGET_PROPERTY = "conformance.target";
 
   static final ResourceDefinitionContext WIDGETS =
       new ResourceDefinitionContext.Builder()
@@ -49,6 +52,9 @@ final class ConformanceTarget implements AutoCloseable {
   }
 
   static ConformanceTarget open() {
+    if ("real".equals(System.getProperty(TARGET_PROPERTY))) {
+      return new ConformanceTarget(null, SharedRealApiServer.get().newClient());
+    }
     String kubeconfig =
         System.getProperty(KUBECONFIG_PROPERTY, System.getenv("CONFORMANCE_KUBECONFIG"));
     if (kubeconfig != null && !kubeconfig.isBlank()) {

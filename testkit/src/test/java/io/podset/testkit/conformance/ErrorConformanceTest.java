@@ -172,11 +172,31 @@ class ErrorConformanceTest extends ConformanceTestBase {
   }
 
   @Test
-  void post_toNamedObject_is405() {
-    createWidget("named-post", 1);
-    Raw raw = raw("POST", widgetsPath() + "/named-post", "application/json", "{}", Map.of());
+  void post_toNamedBuiltInObject_is405() {
+    Raw raw =
+        raw(
+            "POST",
+            "/api/v1/namespaces/" + ns + "/configmaps/named-post",
+            "application/json",
+            "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"named-post\"}}",
+            Map.of());
     assertThat(raw.code()).isEqualTo(405);
     assertThat(raw.body().path("reason").asText()).isEqualTo("MethodNotAllowed");
+  }
+
+  @Test
+  void post_toNamedCustomObject_createsTheBodyIgnoringThePathName() {
+    Raw raw =
+        raw(
+            "POST",
+            widgetsPath() + "/path-name",
+            "application/json",
+            "{\"apiVersion\":\"conformance.podset.io/v1\",\"kind\":\"Widget\","
+                + "\"metadata\":{\"name\":\"body-name\"},\"spec\":{\"replicas\":1}}",
+            Map.of());
+    assertThat(raw.code()).isEqualTo(201);
+    assertThat(raw.body().path("metadata").path("name").asText()).isEqualTo("body-name");
+    assertThat(widgets().withName("path-name").get()).isNull();
   }
 
   @Test
