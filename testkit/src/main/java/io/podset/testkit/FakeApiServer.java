@@ -100,6 +100,16 @@ public interface FakeApiServer extends AutoCloseable {
    */
   SimulatedKubelet kubelet();
 
+  /** A copy of every stored object, for {@link #restore}. */
+  StoreSnapshot snapshot();
+
+  /**
+   * Makes the store hold exactly the snapshot's objects again. The differences are written as
+   * ordinary changes (new resourceVersions, watch events, history), so watching clients follow;
+   * restored objects keep their uid and timestamps.
+   */
+  void restore(StoreSnapshot snapshot);
+
   /** The newest resourceVersion (the global revision). */
   long resourceVersion();
 

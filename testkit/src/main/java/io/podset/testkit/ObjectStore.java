@@ -293,6 +293,51 @@ final class ObjectStore {
     all.forEach(StoreWatcher::terminate);
   }
 
+  /** Every stored object by storage key and key (objects are immutable, so they are shared). */
+  Map<String, Map<String, ObjectNode>> copyObjects() {
+    synchronized (lock) {
+      Map<String, Map<String, ObjectNode>> copy = new HashMap<>();
+      objects.forEach((storageKey, map) -> copy.put(storageKey, new TreeMap<>(map)));
+      return copy;
+    }
+  }
+
+  /**
+   * Makes the store hold exactly {@code target}, as ordinary changes: each differing object is
+   * deleted, added or modified with a new revision and its watch event. Objects keep their uid and
+   * timestamps; CRDs are restored first so their resources are served again.
+   */
+  void restore(Map<String, Map<String, ObjectNode>> target) {
+    synchronized (lock) {
+      List<String> storageKeys = new ArrayList<>(objects.keySet());
+      target.keySet().stream().filter(k -> !storageKeys.contains(k)).forEach(storageKeys::add);
+      storageKeys.sort(
+          (a, b) ->
+              Boolean.compare(
+                  !a.equals(CrdController.CRD_STORAGE), !b.equals(CrdController.CRD_STORAGE)));
+      // Commit listeners (garbage collection) may undo a step; a second pass repairs that.
+      for (int pass = 0; pass < 3; pass++) {
+        boolean changed = false;
+        for (String storageKey : storageKeys) {
+          Map<String, ObjectNode> wanted = target.getOrDefault(storageKey, Map.of());
+          NavigableMap<String, ObjectNode> present = objects.get(storageKey);
+          for (String key : present == null ? List.<String>of() : List.copyOf(present.keySet())) {
+            if (!wanted.containsKey(key)) {
+              changed |= write(storageKey, key, current -> null).changed();
+            }
+          }
+          for (Map.Entry<String, ObjectNode> e : wanted.entrySet()) {
+            ObjectNode object = e.getValue();
+            changed |= write(storageKey, e.getKey(), current -> object.deepCopy()).changed();
+          }
+        }
+        if (!changed) {
+          return;
+        }
+      }
+    }
+  }
+
   /** The number of open watches (for tests and benchmarks). */
   int watchCount() {
     synchronized (lock) {

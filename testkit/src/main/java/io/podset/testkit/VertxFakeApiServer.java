@@ -30,6 +30,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -376,6 +377,17 @@ final class VertxFakeApiServer implements FakeApiServer {
   @Override
   public SimulatedKubelet kubelet() {
     return kubelet;
+  }
+
+  @Override
+  public StoreSnapshot snapshot() {
+    long revision = store.revision();
+    return new StoreSnapshot(revision, store.copyObjects());
+  }
+
+  @Override
+  public void restore(StoreSnapshot snapshot) {
+    store.restore(Objects.requireNonNull(snapshot, "snapshot").objects());
   }
 
   @Override

@@ -45,6 +45,10 @@
  *       for create, update, patch and delete (no revision, no event).
  *   <li>Strategic merge patch for built-in kinds and server-side apply with {@code managedFields}
  *       and conflicts (limits below).
+ *   <li>For tests: a {@link io.podset.testkit.ReconcileHarness} that runs a reconciler in the
+ *       runtime's controller until it is quiet and reports reconciles, errors and writes; {@link
+ *       io.podset.testkit.FakeApiServer#snapshot()} and {@code restore} of the whole store (the
+ *       differences are replayed as ordinary changes with new resourceVersions).
  *   <li>Graceful deletion of pods: a DELETE of a pod bound to a node sets {@code deletionTimestamp}
  *       (now plus the requested grace period or {@code terminationGracePeriodSeconds}, default 30
  *       s) and {@code deletionGracePeriodSeconds}; a second DELETE may shorten it; {@code
