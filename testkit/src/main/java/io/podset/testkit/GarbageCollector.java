@@ -78,7 +78,7 @@ final class GarbageCollector implements ObjectStore.CommitListener {
     if (previous != null && !refUids(previous).equals(refUids(object))) {
       ownersToRecheck(previous).forEach(this::processDeletingOwner);
     }
-    if (object.path("metadata").has("ownerReferences")) {
+    if (!object.path("metadata").path("ownerReferences").isEmpty()) {
       processDependent(here);
     }
   }
@@ -139,7 +139,7 @@ final class GarbageCollector implements ObjectStore.CommitListener {
   /** Deletes a dependent whose owners are gone, or drops its references to absent owners. */
   private void processDependent(Location location) {
     ObjectNode object = store.get(location.storageKey(), location.key());
-    if (object == null || !object.path("metadata").has("ownerReferences")) {
+    if (object == null || object.path("metadata").path("ownerReferences").isEmpty()) {
       return;
     }
     String namespace = Json.namespace(object);

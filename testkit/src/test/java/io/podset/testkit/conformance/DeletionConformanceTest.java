@@ -165,6 +165,23 @@ class DeletionConformanceTest extends ConformanceTestBase {
   }
 
   @Test
+  void unlinkedDependent_withEmptyOwnerReferences_stays() {
+    ConfigMap owner = configMap("un-owner", List.of());
+    configMap("un-child", List.of(), ownedBy(owner, true));
+    Raw unlinked =
+        raw(
+            "PATCH",
+            "/api/v1/namespaces/" + ns + "/configmaps/un-child",
+            "application/json-patch+json",
+            "[{\"op\":\"remove\",\"path\":\"/metadata/ownerReferences/0\"}]",
+            Map.of());
+    assertThat(unlinked.code()).isEqualTo(200);
+    client.configMaps().inNamespace(ns).withName("un-owner").delete();
+    await("un-owner gone", () -> getConfigMap("un-owner") == null);
+    assertThat(getConfigMap("un-child")).isNotNull();
+  }
+
+  @Test
   void ownerInAnotherNamespace_countsAsAbsent() {
     String elsewhere = ns + "-other";
     client
