@@ -41,19 +41,19 @@ final class PlanExecutor implements AutoCloseable {
   private final KubernetesClient client;
   private final EventRecorder events;
   private final Expectations<Request> expectations;
-  private final VersionBarrier<Request> podWrites;
+  private final PatchedPods<Request> patchedPods;
   private final ExecutorService pool;
 
   PlanExecutor(
       KubernetesClient client,
       EventRecorder events,
       Expectations<Request> expectations,
-      VersionBarrier<Request> podWrites,
+      PatchedPods<Request> patchedPods,
       int parallelism) {
     this.client = client;
     this.events = events;
     this.expectations = expectations;
-    this.podWrites = podWrites;
+    this.patchedPods = patchedPods;
     this.pool = Executors.newFixedThreadPool(parallelism, daemonThreads());
   }
 
@@ -203,7 +203,7 @@ final class PlanExecutor implements AutoCloseable {
               .inNamespace(pod.getMetadata().getNamespace())
               .withName(name)
               .patch(PatchContext.of(PatchType.JSON), patch);
-      podWrites.wrote(key, patched.getMetadata().getResourceVersion());
+      patchedPods.patched(key, name, patched.getMetadata().getResourceVersion());
       if (update != null) {
         events.normal(
             podSet,

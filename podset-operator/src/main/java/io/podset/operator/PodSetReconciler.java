@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetStatus;
 import io.podset.runtime.cache.IndexFunction;
@@ -54,6 +56,12 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
   /** The pod cache index by PodSet label: values {@code namespace/podset-name}. */
   public static final String PODSET_LABEL_INDEX = "podsetLabel";
 
+  /**
+   * How soon a PodSet waiting for the cache to show our writes is looked at again if no event
+   * comes: the events normally arrive within milliseconds; this bounds the damage of a lost one.
+   */
+  static final java.time.Duration UNSETTLED_RECHECK = java.time.Duration.ofSeconds(5);
+
   private static final Logger LOG = LoggerFactory.getLogger(PodSetReconciler.class);
 
   private final KubernetesClient client;
@@ -63,8 +71,8 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
   private final Clock clock;
   private final PodSetPlanner planner;
   private final Expectations<Request> expectations;
-  private final VersionBarrier<Request> podWrites;
-  private final VersionBarrier<Request> statusWrites;
+  private final PatchedPods<Request> patchedPods;
+  private final WrittenStatuses<Request> writtenStatuses = new WrittenStatuses<>();
   private final PlanExecutor executor;
   private final java.time.Duration unsettledRecheck;
 
@@ -91,13 +99,15 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       }
     }
     this.clock = options.clock();
-    this.unsettledRecheck = options.expectationsTimeout();
+    this.unsettledRecheck =
+        options.expectationsTimeout().compareTo(UNSETTLED_RECHECK) < 0
+            ? options.expectationsTimeout()
+            : UNSETTLED_RECHECK;
     this.planner = PodSetPlanner.create(options.burst());
     this.expectations = Expectations.create(clock, options.expectationsTimeout());
-    this.podWrites = new VersionBarrier<>(clock, options.expectationsTimeout());
-    this.statusWrites = new VersionBarrier<>(clock, options.expectationsTimeout());
+    this.patchedPods = new PatchedPods<>(clock, options.expectationsTimeout());
     this.executor =
-        new PlanExecutor(client, events, expectations, podWrites, options.writeParallelism());
+        new PlanExecutor(client, events, expectations, patchedPods, options.writeParallelism());
   }
 
   /**
@@ -179,18 +189,23 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     if (cached.isEmpty()) {
       // Deleted: the garbage collector deletes its pods (they carry its owner reference).
       expectations.forget(request);
-      podWrites.forget(request);
-      statusWrites.forget(request);
+      patchedPods.forget(request);
+      writtenStatuses.forget(request);
       return Result.done();
     }
     PodSet podSet = cached.get();
     if (podSet.getMetadata().getDeletionTimestamp() != null) {
       return Result.done();
     }
-    String cacheVersion = podCacheVersion.get();
+    List<Pod> candidates = candidatePods(podSet);
+    Map<String, String> cachedVersions = new HashMap<>();
+    for (Pod pod : candidates) {
+      cachedVersions.put(pod.getMetadata().getName(), pod.getMetadata().getResourceVersion());
+    }
     boolean settled =
-        expectations.satisfied(request, cacheVersion) && podWrites.passed(request, cacheVersion);
-    PodSetPlan plan = planner.plan(podSet, candidatePods(podSet), settled);
+        expectations.satisfied(request, podCacheVersion.get())
+            && patchedPods.seen(request, cachedVersions);
+    PodSetPlan plan = planner.plan(podSet, candidates, settled);
     if (!settled && plan.problem() == null) {
       // The pod events that show our writes will trigger the next pass; the delayed requeue only
       // guarantees progress if they are lost (the expectations expire by then).
@@ -201,7 +216,11 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
         plan.problem() != null
             ? new ReplicaFailure(ReplicaFailure.INVALID_SPEC, plan.problem())
             : executor.execute(request, podSet, plan);
-    writeStatus(request, podSet, PodSetStatuses.compute(podSet, plan, failure, clock.instant()));
+    PodSetStatus current = writtenStatuses.current(request, podSet);
+    PodSetStatus status = PodSetStatuses.compute(podSet, current, plan, failure, clock.instant());
+    if (!status.equals(current)) {
+      writeStatus(request, podSet, status);
+    }
     if (failure == null) {
       return Result.done();
     }
@@ -219,32 +238,24 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     return candidates;
   }
 
+  /**
+   * Replaces the status through the {@code /status} subresource with a JSON patch that checks the
+   * uid but not the resourceVersion: the status is ours alone (one reconcile per PodSet at a time),
+   * so a stale cached copy must not turn the write into a conflict.
+   */
   private void writeStatus(Request request, PodSet podSet, PodSetStatus status) {
-    if (status.equals(podSet.getStatus())) {
-      return;
-    }
-    if (!statusWrites.passed(request, podSet.getMetadata().getResourceVersion())) {
-      // The cached PodSet predates our last status write; its event will reconcile it again.
-      LOG.debug("{}: cached PodSet older than our last status write; not writing", request);
-      return;
-    }
-    PodSet update = new PodSet();
-    ObjectMeta meta = new ObjectMeta();
-    meta.setName(podSet.getMetadata().getName());
-    meta.setNamespace(podSet.getMetadata().getNamespace());
-    meta.setUid(podSet.getMetadata().getUid());
-    meta.setResourceVersion(podSet.getMetadata().getResourceVersion());
-    update.setMetadata(meta);
-    update.setSpec(podSet.getSpec());
-    update.setStatus(status);
+    ObjectMeta meta = podSet.getMetadata();
+    String patch = PodPatches.replaceStatus(meta.getUid(), status);
     try {
       PodSet written =
           client
               .resources(PodSet.class)
               .inNamespace(meta.getNamespace())
-              .resource(update)
-              .updateStatus();
-      statusWrites.wrote(request, written.getMetadata().getResourceVersion());
+              .withName(meta.getName())
+              .subresource("status")
+              .patch(PatchContext.of(PatchType.JSON), patch);
+      writtenStatuses.wrote(
+          request, meta.getUid(), status, written.getMetadata().getResourceVersion());
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404) {
         return; // deleted meanwhile

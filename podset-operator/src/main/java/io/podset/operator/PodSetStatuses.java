@@ -42,6 +42,22 @@ public final class PodSetStatuses {
   public static PodSetStatus compute(
       PodSet podSet, PodSetPlan plan, ReplicaFailure failure, Instant now) {
     Objects.requireNonNull(podSet, "podSet");
+    return compute(
+        podSet,
+        podSet.getStatus() == null ? PodSetStatus.empty() : podSet.getStatus(),
+        plan,
+        failure,
+        now);
+  }
+
+  /**
+   * The status for {@code podSet} starting from {@code current}, the status it has on the server as
+   * far as the caller knows (which may be newer than the cached PodSet's).
+   */
+  public static PodSetStatus compute(
+      PodSet podSet, PodSetStatus current, PodSetPlan plan, ReplicaFailure failure, Instant now) {
+    Objects.requireNonNull(podSet, "podSet");
+    Objects.requireNonNull(current, "current");
     Objects.requireNonNull(plan, "plan");
     Objects.requireNonNull(now, "now");
     PodSetSpec spec = podSet.getSpec() == null ? PodSetSpec.defaults() : podSet.getSpec();
@@ -53,9 +69,8 @@ public final class PodSetStatuses {
     int updated = (int) active.stream().filter(p -> hash.equals(Pods.templateHash(p))).count();
     Long generation = podSet.getMetadata().getGeneration();
 
-    PodSetStatus base = podSet.getStatus() == null ? PodSetStatus.empty() : podSet.getStatus();
     PodSetStatus status =
-        base.toBuilder()
+        current.toBuilder()
             .replicas(active.size())
             .readyReplicas(ready)
             .availableReplicas(available)

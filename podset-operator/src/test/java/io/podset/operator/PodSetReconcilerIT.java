@@ -312,7 +312,7 @@ class PodSetReconcilerIT {
     // (a late recheck guards against lost events).
     assertThat(reconciler.reconcile(request))
         .isEqualTo(
-            io.podset.runtime.reconcile.Result.requeueAfter(java.time.Duration.ofMinutes(5)));
+            io.podset.runtime.reconcile.Result.requeueAfter(PodSetReconciler.UNSETTLED_RECHECK));
     reconciler.reconcile(request);
     assertThat(recording.writes()).isEmpty();
     assertThat(livePods()).hasSize(1);

@@ -33,6 +33,7 @@ final class RecordingClient implements AutoCloseable {
 
   private final List<String> writes = new CopyOnWriteArrayList<>();
   private final List<String> refused = new CopyOnWriteArrayList<>();
+  private final List<Long> refusedAtNanos = new CopyOnWriteArrayList<>();
   private final AtomicReference<Refusal> refusal = new AtomicReference<>();
   private final HttpServer refuser;
   private final KubernetesClient client;
@@ -81,6 +82,7 @@ final class RecordingClient implements AutoCloseable {
             boolean podCreate = "POST".equals(request.method()) && path.endsWith("/pods");
             if (podCreate && refusal.get() != null) {
               refused.add(request.method() + " " + path);
+              refusedAtNanos.add(System.nanoTime());
               builder.uri(refuserUri.resolve(path));
               return;
             }
@@ -119,9 +121,15 @@ final class RecordingClient implements AutoCloseable {
     return List.copyOf(refused);
   }
 
+  /** When each refused pod creation was sent ({@link System#nanoTime()}). */
+  List<Long> refusedAtNanos() {
+    return List.copyOf(refusedAtNanos);
+  }
+
   void clear() {
     writes.clear();
     refused.clear();
+    refusedAtNanos.clear();
   }
 
   @Override

@@ -1,11 +1,8 @@
 package io.podset.operator.cli;
 
-import io.fabric8.kubernetes.api.model.Pod;
-import io.podset.api.v1alpha1.PodSet;
+import io.podset.operator.PodSetController;
 import io.podset.operator.PodSetOptions;
-import io.podset.operator.PodSetReconciler;
 import io.podset.runtime.informer.InformerOptions;
-import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.manager.Manager;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,26 +25,14 @@ final class PodSetControllers {
       // still be seen, to release it.
       InformerOptions options = InformerOptions.defaults().withNamespace(namespace);
       manager.addController(
-          () -> {
-            SharedInformer<PodSet> podSets = manager.informers().informerFor(PodSet.class, options);
-            SharedInformer<Pod> pods = manager.informers().informerFor(Pod.class, options);
-            PodSetReconciler reconciler =
-                PodSetReconciler.create(
-                    manager.client(),
-                    podSets,
-                    pods,
-                    manager.eventRecorder(),
-                    PodSetOptions.defaults().withWorkers(workers));
-            return manager
-                .controllerBuilder()
-                .named(namespace == null ? "podset" : "podset-" + namespace)
-                .informerOptions(options)
-                .forResource(PodSet.class)
-                .watches(pods, reconciler.podEventHandler(), event -> true)
-                .workers(workers)
-                .reconciler(reconciler)
-                .build();
-          });
+          () ->
+              PodSetController.create(
+                  manager.controllerBuilder(),
+                  manager.client(),
+                  manager.informers(),
+                  manager.eventRecorder(),
+                  PodSetOptions.defaults().withWorkers(workers),
+                  options));
     }
   }
 }

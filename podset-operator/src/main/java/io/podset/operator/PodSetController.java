@@ -1,0 +1,194 @@
+package io.podset.operator;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.podset.api.v1alpha1.PodSet;
+import io.podset.runtime.controller.Controller;
+import io.podset.runtime.controller.ControllerBuilder;
+import io.podset.runtime.controller.Controllers;
+import io.podset.runtime.event.EventRecorder;
+import io.podset.runtime.informer.InformerOptions;
+import io.podset.runtime.informer.SharedInformer;
+import io.podset.runtime.informer.SharedInformerFactory;
+import io.podset.runtime.predicate.Event;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+/**
+ * Wires the PodSet controller: informers for PodSets and Pods from the shared factory, a {@link
+ * PodSetReconciler}, and a runtime {@link Controller} named {@value #NAME} reconciling PodSets and
+ * watching their pods through {@link PodSetReconciler#podEventHandler()}.
+ *
+ * <pre>{@code
+ * Controller controller =
+ *     PodSetController.create(client, informers, events, PodSetOptions.defaults());
+ * controller.start();
+ * }</pre>
+ *
+ * <p>PodSet events are filtered: an update reconciles only when the spec changed ({@code
+ * metadata.generation}), the PodSet started terminating, or on a resync. Status writes, ours
+ * included, do not trigger a reconcile, so a PodSet whose pod creations fail is retried at the
+ * controller's backoff rate and not at once after each status write.
+ */
+public final class PodSetController {
+
+  /**
+   * The controller's name in logs and metrics, for all namespaces; a controller for one namespace
+   * is named {@code podset-<namespace>} (names are unique per informer factory).
+   */
+  public static final String NAME = "podset";
+
+  private PodSetController() {}
+
+  /**
+   * A controller for PodSets in all namespaces; not started.
+   *
+   * @throws NullPointerException if an argument is null
+   */
+  public static Controller create(
+      KubernetesClient client,
+      SharedInformerFactory informers,
+      EventRecorder events,
+      PodSetOptions options) {
+    return create(client, informers, events, options, InformerOptions.defaults());
+  }
+
+  /**
+   * A controller for the PodSets (and pods) that {@code informerOptions} select, for instance one
+   * namespace; not started.
+   *
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if the namespace makes the name {@code podset-<namespace>}
+   *     longer than 63 characters
+   * @throws IllegalStateException if the informer factory already has a controller of that name
+   */
+  public static Controller create(
+      KubernetesClient client,
+      SharedInformerFactory informers,
+      EventRecorder events,
+      PodSetOptions options,
+      InformerOptions informerOptions) {
+    Objects.requireNonNull(informers, "informers");
+    Objects.requireNonNull(options, "options");
+    return create(
+        Controllers.builder(informers).clock(options.clock()),
+        client,
+        informers,
+        events,
+        options,
+        informerOptions);
+  }
+
+  /**
+   * A controller built with {@code builder}, for instance a manager's {@code controllerBuilder()}
+   * (which sets its metrics registry and clock); not started. {@code informers} must be the factory
+   * {@code builder} takes its informers from.
+   *
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if the namespace makes the name {@code podset-<namespace>}
+   *     longer than 63 characters
+   * @throws IllegalStateException if the informer factory already has a controller of that name
+   */
+  public static Controller create(
+      ControllerBuilder builder,
+      KubernetesClient client,
+      SharedInformerFactory informers,
+      EventRecorder events,
+      PodSetOptions options,
+      InformerOptions informerOptions) {
+    Objects.requireNonNull(builder, "builder");
+    Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(informers, "informers");
+    Objects.requireNonNull(events, "events");
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(informerOptions, "informerOptions");
+    SharedInformer<PodSet> podSets = informers.informerFor(PodSet.class, informerOptions);
+    SharedInformer<Pod> pods = informers.informerFor(Pod.class, informerOptions);
+    PodSetReconciler reconciler = PodSetReconciler.create(client, podSets, pods, events, options);
+    Controller controller =
+        builder
+            .named(
+                informerOptions.namespace() == null
+                    ? NAME
+                    : NAME + "-" + informerOptions.namespace())
+            .informerOptions(informerOptions)
+            .forResource(PodSet.class, specChanged())
+            .watches(pods, reconciler.podEventHandler(), event -> true)
+            .workers(options.workers())
+            .reconciler(reconciler)
+            .build();
+    return new ClosingController(controller, reconciler);
+  }
+
+  /**
+   * Passes additions, deletions, resyncs (same resourceVersion), and updates that changed the
+   * generation or the deletionTimestamp.
+   */
+  static Predicate<Event<PodSet>> specChanged() {
+    return event -> {
+      if (!(event instanceof Event.Updated<PodSet> update)) {
+        return true;
+      }
+      HasMetadata before = update.oldObject();
+      HasMetadata after = update.object();
+      return Objects.equals(
+              before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion())
+          || !Objects.equals(
+              before.getMetadata().getGeneration(), after.getMetadata().getGeneration())
+          || !Objects.equals(
+              before.getMetadata().getDeletionTimestamp(),
+              after.getMetadata().getDeletionTimestamp());
+    };
+  }
+
+  /** The runtime controller, also closing the reconciler's writer pool when it closes. */
+  private static final class ClosingController implements Controller {
+    private final Controller delegate;
+    private final PodSetReconciler reconciler;
+
+    ClosingController(Controller delegate, PodSetReconciler reconciler) {
+      this.delegate = delegate;
+      this.reconciler = reconciler;
+    }
+
+    @Override
+    public String name() {
+      return delegate.name();
+    }
+
+    @Override
+    public void start() {
+      delegate.start();
+    }
+
+    @Override
+    public boolean isRunning() {
+      return delegate.isRunning();
+    }
+
+    @Override
+    public int activeWorkers() {
+      return delegate.activeWorkers();
+    }
+
+    @Override
+    public boolean shutdown(Duration timeout) {
+      try {
+        return delegate.shutdown(timeout);
+      } finally {
+        reconciler.close();
+      }
+    }
+
+    @Override
+    public void close() {
+      try {
+        delegate.close();
+      } finally {
+        reconciler.close();
+      }
+    }
+  }
+}
