@@ -215,7 +215,7 @@ final class ApiRouter implements RequestFilter.Chain {
   }
 
   private ApiResult deleteCollection(ApiRequest request, ResourceType type, String ns) {
-    ObjectWrites.deleteOptions(request);
+    DeleteOptions options = DeleteOptions.parse(request);
     ObjectReads.Page page = reads.page(type, ns, request);
     ObjectNode list = Json.object();
     list.put("kind", type.listKind());
@@ -225,7 +225,7 @@ final class ApiRouter implements RequestFilter.Chain {
     for (ObjectNode object : page.items()) {
       String key =
           ObjectStore.key(type.namespaced() ? Json.namespace(object) : null, Json.name(object));
-      ObjectNode deleted = writes.deleteQuietly(type, key);
+      ObjectNode deleted = writes.deleteObject(type, key, options);
       if (deleted != null) {
         items.add(ObjectMeta.render(type, deleted));
       }

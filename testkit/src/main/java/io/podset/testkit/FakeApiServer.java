@@ -85,6 +85,12 @@ public interface FakeApiServer extends AutoCloseable {
    */
   CustomResourceDefinition installCrd(Class<? extends CustomResource<?, ?>> type);
 
+  /**
+   * The simulated kubelet: disabled unless the builder enabled it ({@link Builder#kubelet()}) or a
+   * test calls {@link SimulatedKubelet#enable()}.
+   */
+  SimulatedKubelet kubelet();
+
   /** The newest resourceVersion (the global revision). */
   long resourceVersion();
 
@@ -115,6 +121,7 @@ public interface FakeApiServer extends AutoCloseable {
     Clock clock = Clock.system();
     String kubernetesVersion = "v1.33.4";
     int port;
+    KubeletOptions kubelet;
 
     Builder() {}
 
@@ -180,6 +187,17 @@ public interface FakeApiServer extends AutoCloseable {
         throw new IllegalArgumentException("port must be in 0..65535: " + port);
       }
       this.port = port;
+      return this;
+    }
+
+    /** Starts the server with its {@link SimulatedKubelet} enabled, with default options. */
+    public Builder kubelet() {
+      return kubelet(KubeletOptions.defaults());
+    }
+
+    /** Starts the server with its {@link SimulatedKubelet} enabled, with {@code options}. */
+    public Builder kubelet(KubeletOptions options) {
+      this.kubelet = Objects.requireNonNull(options, "options");
       return this;
     }
 

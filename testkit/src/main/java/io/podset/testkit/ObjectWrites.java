@@ -340,7 +340,8 @@ final class ObjectWrites {
                 throw StatusError.notFound(type, name);
               }
               ObjectNode body = desired.from(current);
-              return prepareUpdate(type, current, body, target);
+              ObjectNode next = prepareUpdate(type, current, body, target);
+              return Deletions.finished(next) ? null : next;
             });
     return ApiResponse.json(200, ObjectMeta.render(type, result.object()));
   }
@@ -392,6 +393,7 @@ final class ObjectWrites {
         }
       }
     }
+    Deletions.checkNoNewFinalizers(type, current, next);
     next.put("apiVersion", current.path("apiVersion").asText());
     Json.metadata(next).put("resourceVersion", Json.resourceVersion(current));
     type.rules().applyDefaults(next);
@@ -403,76 +405,42 @@ final class ObjectWrites {
     return next;
   }
 
-  /** DELETE of one object, with uid and resourceVersion preconditions. */
+  /**
+   * DELETE of one object, with uid and resourceVersion preconditions, graceful deletion of pods and
+   * finalizers ({@link Deletions}).
+   */
   ApiResponse delete(ResourceType type, String namespace, String name, ApiRequest request) {
-    JsonNode options = deleteOptions(request);
+    DeleteOptions options = DeleteOptions.parse(request);
     String key = ObjectStore.key(type.namespaced() ? namespace : null, name);
+    ObjectNode object = deleteObject(type, key, options);
+    if (object == null) {
+      throw StatusError.notFound(type, name);
+    }
+    return ApiResponse.json(200, ObjectMeta.render(type, object));
+  }
+
+  /**
+   * Deletes (or marks for deletion) one object by key; returns its last or marked state, or null
+   * when it was absent.
+   */
+  ObjectNode deleteObject(ResourceType type, String key, DeleteOptions options) {
+    boolean[] absent = new boolean[1];
     ObjectStore.WriteResult result =
         store.write(
             type.storageKey(),
             key,
             current -> {
               if (current == null) {
-                throw StatusError.notFound(type, name);
+                absent[0] = true;
+                return null;
               }
-              checkPreconditions(type, current, options);
-              return null;
+              return Deletions.next(type, current, options, clock.instant());
             });
-    return ApiResponse.json(200, ObjectMeta.render(type, result.object()));
-  }
-
-  static JsonNode deleteOptions(ApiRequest request) {
-    JsonNode options = Json.object();
-    if (request.body().length > 0) {
-      try {
-        JsonNode parsed = Json.parse(request.body());
-        if (parsed != null && parsed.isObject()) {
-          options = parsed;
-        }
-      } catch (IOException e) {
-        throw StatusError.badRequest(
-            "the DeleteOptions body could not be decoded: " + e.getMessage());
-      }
-    }
-    String policy = options.path("propagationPolicy").asText(request.param("propagationPolicy"));
-    if (policy != null
-        && !policy.isEmpty()
-        && !List.of("Orphan", "Background", "Foreground").contains(policy)) {
-      throw StatusError.badRequest(
-          "propagationPolicy: Unsupported value: \""
-              + policy
-              + "\": supported values: \"Foreground\", \"Background\", \"Orphan\"");
-    }
-    return options;
-  }
-
-  private static void checkPreconditions(ResourceType type, ObjectNode current, JsonNode options) {
-    JsonNode pre = options.path("preconditions");
-    String uid = pre.path("uid").asText("");
-    String actualUid = Json.text(current, "metadata.uid");
-    if (!uid.isEmpty() && !uid.equals(actualUid)) {
-      throw new StatusError(
-          409,
-          "Conflict",
-          "Precondition failed: UID in precondition: " + uid + ", UID in object meta: " + actualUid,
-          StatusError.details(Json.name(current), type.group(), type.plural()));
-    }
-    String rv = pre.path("resourceVersion").asText("");
-    String actualRv = Json.resourceVersion(current);
-    if (!rv.isEmpty() && !rv.equals(actualRv)) {
-      throw new StatusError(
-          409,
-          "Conflict",
-          "Precondition failed: ResourceVersion in precondition: "
-              + rv
-              + ", ResourceVersion in object meta: "
-              + actualRv,
-          StatusError.details(Json.name(current), type.group(), type.plural()));
-    }
+    return absent[0] ? null : result.object();
   }
 
   /** Deletes one object by key without preconditions; null when it was absent. */
   ObjectNode deleteQuietly(ResourceType type, String key) {
-    return store.write(type.storageKey(), key, current -> null).object();
+    return deleteObject(type, key, DeleteOptions.NONE);
   }
 }

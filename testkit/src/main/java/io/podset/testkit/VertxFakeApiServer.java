@@ -53,6 +53,7 @@ final class VertxFakeApiServer implements FakeApiServer {
   private final ResourceRegistry registry;
   private final ApiRouter router;
   private final RequestPipeline pipeline;
+  private final KubeletSimulator kubelet;
   private final Object lock = new Object();
   // Guarded by lock.
   private KubernetesClient client;
@@ -65,13 +66,15 @@ final class VertxFakeApiServer implements FakeApiServer {
       ObjectStore store,
       ResourceRegistry registry,
       ApiRouter router,
-      RequestPipeline pipeline) {
+      RequestPipeline pipeline,
+      KubeletSimulator kubelet) {
     this.http = http;
     this.url = url;
     this.store = store;
     this.registry = registry;
     this.router = router;
     this.pipeline = pipeline;
+    this.kubelet = kubelet;
   }
 
   private static Vertx vertx() {
@@ -95,6 +98,13 @@ final class VertxFakeApiServer implements FakeApiServer {
     ResourceRegistry registry = new ResourceRegistry();
     BuiltinResources.all().forEach(registry::register);
     store.addCommitListener(new CrdController(registry, store));
+    KubeletSimulator kubelet =
+        new KubeletSimulator(
+            store,
+            registry.find("", "v1", "pods").orElseThrow(),
+            clock,
+            options.kubelet == null ? KubeletOptions.defaults() : options.kubelet);
+    store.addCommitListener(kubelet);
     ObjectReads reads = new ObjectReads(store, clock);
     ObjectWrites writes = new ObjectWrites(store, clock, new SecureRandom());
     Vertx vertx = vertx();
@@ -134,13 +144,16 @@ final class VertxFakeApiServer implements FakeApiServer {
     routerHolder[0] = router;
     VertxFakeApiServer server =
         new VertxFakeApiServer(
-            http, URI.create("http://" + address), store, registry, router, pipeline);
+            http, URI.create("http://" + address), store, registry, router, pipeline, kubelet);
     for (String namespace : INITIAL_NAMESPACES) {
       ObjectNode ns = Json.object();
       ns.put("apiVersion", "v1");
       ns.put("kind", "Namespace");
       ns.putObject("metadata").put("name", namespace);
       server.call("POST", "/api/v1/namespaces", ns);
+    }
+    if (options.kubelet != null) {
+      kubelet.enable(options.kubelet);
     }
     LOG.debug("Fake API server listening on {}", server.url);
     return server;
@@ -330,6 +343,11 @@ final class VertxFakeApiServer implements FakeApiServer {
   }
 
   @Override
+  public SimulatedKubelet kubelet() {
+    return kubelet;
+  }
+
+  @Override
   public long resourceVersion() {
     return store.revision();
   }
@@ -357,6 +375,7 @@ final class VertxFakeApiServer implements FakeApiServer {
         return;
       }
       closed = true;
+      kubelet.disable();
       toClose = client;
       client = null;
     }

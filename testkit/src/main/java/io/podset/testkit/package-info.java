@@ -36,6 +36,14 @@
  *   <li>Discovery ({@code /version} v1.33.x, {@code /api}, {@code /apis}, group and group/version
  *       documents), a schema-less OpenAPI v3 index, Table output honouring CRD printer columns,
  *       JSON merge patch and JSON patch.
+ *   <li>Graceful deletion of pods: a DELETE of a pod bound to a node sets {@code deletionTimestamp}
+ *       (now plus the requested grace period or {@code terminationGracePeriodSeconds}, default 30
+ *       s) and {@code deletionGracePeriodSeconds}; a second DELETE may shorten it; {@code
+ *       gracePeriodSeconds=0}, unbound pods and terminated pods are removed at once.
+ *   <li>A {@link io.podset.testkit.SimulatedKubelet} (off by default): pods are bound, Running and
+ *       Ready after configurable delays on the server's clock, or never ready, failed,
+ *       crash-looping or unschedulable by rule or annotation; deleting pods are removed when their
+ *       grace period ends.
  * </ul>
  *
  * <h2>What is not emulated</h2>
@@ -44,14 +52,18 @@
  *   <li>Authentication, authorization (RBAC objects are stored, never enforced), admission
  *       webhooks, quotas, limit ranges, API priority and fairness; TLS (plain HTTP only); protobuf
  *       and YAML bodies (JSON only; CBOR neither).
- *   <li>Finalizers, {@code deletionTimestamp}, graceful deletion, owner-reference garbage
- *       collection and namespace termination: a DELETE removes the object at once (namespace
+ *   <li>Finalizers (except on pods being gracefully deleted), owner-reference garbage collection
+ *       and namespace termination: a DELETE of any other object removes it at once (namespace
  *       contents stay).
+ *   <li>The simulated kubelet models no probes, images, volumes, resources, init container runs
+ *       (init containers are reported Completed at start), eviction, node objects or node status;
+ *       one node name serves every pod; its writes bypass the request pipeline.
  *   <li>{@code dryRun}, server-side apply and managedFields; strategic merge patch on built-in
  *       kinds is applied as a JSON merge patch without the strategic directives.
  *   <li>Schemas of built-in kinds (only the checks listed above), immutable fields, defaulting
  *       beyond pods/secrets/CRDs, Service cluster IPs, the ServiceAccount token and default
- *       ServiceAccount controllers, any controller or scheduler (pods stay Pending).
+ *       ServiceAccount controllers, any controller or scheduler (pods stay Pending unless the
+ *       simulated kubelet is enabled).
  *   <li>Conversion between versions: custom resource versions are served with the stored fields and
  *       the requested apiVersion (strategy None); core and events.k8s.io Events are separate
  *       stores.

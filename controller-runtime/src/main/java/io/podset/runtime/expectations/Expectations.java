@@ -1,5 +1,7 @@
 package io.podset.runtime.expectations;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -42,6 +44,13 @@ public final class Expectations<K> {
   private final Map<K, Pending> pending = new HashMap<>();
   // Guarded by lock. Expectations that ended by timeout rather than by observation.
   private long expiredCount;
+  // Set once at construction; null without a registry.
+  private Counter expiredCounter;
+
+  private Expectations(Clock clock, Duration ttl, Counter expired) {
+    this(clock, ttl);
+    this.expiredCounter = expired;
+  }
 
   private Expectations(Clock clock, Duration ttl) {
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -64,6 +73,24 @@ public final class Expectations<K> {
    */
   public static <K> Expectations<K> create(Clock clock, Duration ttl) {
     return new Expectations<>(clock, ttl);
+  }
+
+  /**
+   * Expectations whose timeouts are counted in {@code expectations_expired_total{name}}: a growing
+   * count means events are being lost or the cache lags by more than the TTL.
+   *
+   * @throws IllegalArgumentException if {@code ttl} is not positive
+   */
+  public static <K> Expectations<K> create(
+      Clock clock, Duration ttl, MeterRegistry registry, String name) {
+    Objects.requireNonNull(registry, "registry");
+    Objects.requireNonNull(name, "name");
+    Counter expired =
+        Counter.builder("expectations_expired")
+            .description("Expectations that ended by timeout instead of being observed")
+            .tag("name", name)
+            .register(registry);
+    return new Expectations<>(clock, ttl, expired);
   }
 
   /**
@@ -200,6 +227,9 @@ public final class Expectations<K> {
       if (clock.nanoTime() - p.sinceNanos >= ttlNanos) {
         pending.remove(key);
         expiredCount++;
+        if (expiredCounter != null) {
+          expiredCounter.increment();
+        }
         return true;
       }
       return false;

@@ -261,9 +261,14 @@ final class LeaderElector implements AutoCloseable {
   }
 
   private void release() {
-    try {
-      Optional<LeaseRecord> current = store.get();
-      if (current.isPresent() && current.get().heldBy(config.identity())) {
+    // An attempt that was in flight when stop() ran may renew between our read and write, so a
+    // conflict is retried: after it, no new attempt starts and the next read is final.
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      try {
+        Optional<LeaseRecord> current = store.get();
+        if (current.isEmpty() || !current.get().heldBy(config.identity())) {
+          return;
+        }
         LeaseRecord mine = current.get();
         Instant now = clock.instant();
         store.update(
@@ -273,13 +278,20 @@ final class LeaderElector implements AutoCloseable {
             config.leaseNamespace(),
             config.leaseName(),
             config.identity());
+        return;
+      } catch (LeaseStore.LeaseConflictException conflict) {
+        log.debug(
+            "Lease {}/{}: release conflicted, retrying",
+            config.leaseNamespace(),
+            config.leaseName());
+      } catch (RuntimeException e) {
+        log.warn(
+            "Lease {}/{}: release failed: {}",
+            config.leaseNamespace(),
+            config.leaseName(),
+            e.toString());
+        return;
       }
-    } catch (RuntimeException e) {
-      log.warn(
-          "Lease {}/{}: release failed: {}",
-          config.leaseNamespace(),
-          config.leaseName(),
-          e.toString());
     }
   }
 

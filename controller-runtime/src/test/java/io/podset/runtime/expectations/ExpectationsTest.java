@@ -108,6 +108,19 @@ class ExpectationsTest {
   }
 
   @Test
+  void expiry_isCountedInTheRegistry() {
+    var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    Expectations<String> counted =
+        Expectations.create(clock, Duration.ofMinutes(1), registry, "podset");
+    counted.expectCreations("ns/a", 1);
+    clock.advance(Duration.ofMinutes(1));
+
+    assertThat(counted.satisfied("ns/a")).isTrue();
+    assertThat(registry.get("expectations_expired").tag("name", "podset").counter().count())
+        .isEqualTo(1);
+  }
+
+  @Test
   void keysAreIndependent() {
     expectations.expectCreations("ns/a", 1);
     assertThat(expectations.satisfied("ns/b")).isTrue();

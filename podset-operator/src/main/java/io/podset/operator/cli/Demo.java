@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetSpec;
 import io.podset.api.v1alpha1.PodSetStatus;
+import io.podset.operator.PodSetLabels;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -45,7 +46,7 @@ final class Demo {
           client
               .pods()
               .inNamespace(NAMESPACE)
-              .withLabel("app.example.com/podset", NAME)
+              .withLabel(PodSetLabels.PODSET, NAME)
               .list()
               .getItems();
       PodSetStatus status = podSet == null ? null : podSet.getStatus();

@@ -28,7 +28,7 @@ final class EmbeddedCluster implements AutoCloseable {
 
   /** Starts the server, installs the CRD and writes a kubeconfig ({@code null}: a temp file). */
   static EmbeddedCluster start(Path kubeconfigPath) {
-    FakeApiServer server = FakeApiServer.builder().start();
+    FakeApiServer server = FakeApiServer.builder().kubelet().start();
     try {
       try (InputStream crd =
           EmbeddedCluster.class.getClassLoader().getResourceAsStream(CRD_RESOURCE)) {

@@ -1,0 +1,177 @@
+package io.podset.operator.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The seed article's walk-through, end to end: the packaged operator jar runs in embedded mode as
+ * its own process, and {@code kubectl} drives it exactly as the article does.
+ */
+class EmbeddedOperatorIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(90);
+  private static final Duration POLL = Duration.ofMillis(200);
+  private static final String EXAMPLE =
+      """
+      apiVersion: app.example.com/v1alpha1
+      kind: PodSet
+      metadata:
+        name: example-podset
+      spec:
+        replicas: 3
+      """;
+
+  @TempDir Path dir;
+  private Process operator;
+  private Path kubeconfig;
+  private Path log;
+
+  @BeforeEach
+  void startOperator() throws Exception {
+    Path jar = Path.of("target", "podset-operator.jar");
+    assertThat(jar).as("the packaged operator (run in the integration-test phase)").exists();
+    kubeconfig = dir.resolve("kubeconfig");
+    log = dir.resolve("operator.log");
+    int healthPort = freePort();
+    operator =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                jar.toString(),
+                "--embedded",
+                "--embedded-kubeconfig",
+                kubeconfig.toString(),
+                "--health-port",
+                Integer.toString(healthPort),
+                "--metrics-port",
+                "0")
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    HttpClient http = HttpClient.newHttpClient();
+    awaitTrue(
+        "the operator to be ready",
+        () -> {
+          try {
+            return http.send(
+                        HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + healthPort + "/readyz"))
+                            .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                    .statusCode()
+                == 200;
+          } catch (IOException e) {
+            return false;
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
+  @AfterEach
+  void stopOperator() throws Exception {
+    if (operator != null && operator.isAlive()) {
+      operator.destroy(); // SIGTERM: graceful shutdown
+      assertThat(operator.waitFor(40, TimeUnit.SECONDS)).as("graceful exit on SIGTERM").isTrue();
+      assertThat(operator.exitValue())
+          .as("exit status after SIGTERM\n" + Files.readString(log))
+          .isIn(0, 143);
+    }
+  }
+
+  @Test
+  void seedWalkThrough_createScaleGetDelete() throws Exception {
+    assertThat(kubectl(EXAMPLE, "create", "-f", "-"))
+        .contains("podset.app.example.com/example-podset created");
+    awaitTrue("3 pods", () -> podNames().size() == 3);
+    awaitTrue("3/3 ready in the status", () -> jsonPath("{.status.readyReplicas}").equals("3"));
+
+    assertThat(kubectl(null, "scale", "ps", "example-podset", "--replicas=5")).contains("scaled");
+    awaitTrue("5 pods", () -> podNames().size() == 5);
+    awaitTrue("5/5 ready", () -> jsonPath("{.status.readyReplicas}").equals("5"));
+
+    List<String> table = kubectl(null, "get", "ps").lines().toList();
+    List<String> header = List.of(table.get(0).trim().split("\\s+"));
+    List<String> row = List.of(table.get(1).trim().split("\\s+"));
+    assertThat(header).contains("NAME", "DESIRED", "CURRENT", "READY", "AGE");
+    for (String column : List.of("DESIRED", "CURRENT", "READY")) {
+      assertThat(row.get(header.indexOf(column))).as(column + " in\n" + table).isEqualTo("5");
+    }
+
+    assertThat(kubectl(null, "delete", "ps", "example-podset")).contains("deleted");
+    awaitTrue("the PodSet gone", () -> kubectl(null, "get", "ps", "-o", "name").isBlank());
+  }
+
+  private List<String> podNames() {
+    String out =
+        kubectl(null, "get", "pods", "-l", "app.example.com/podset=example-podset", "-o", "name");
+    List<String> names = new ArrayList<>();
+    out.lines().filter(l -> !l.isBlank()).forEach(names::add);
+    return names;
+  }
+
+  private String jsonPath(String path) {
+    return kubectl(null, "get", "ps", "example-podset", "-o", "jsonpath=" + path).trim();
+  }
+
+  private String kubectl(String stdin, String... args) {
+    List<String> command =
+        new ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString()));
+    command.addAll(List.of(args));
+    try {
+      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      if (stdin != null) {
+        process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+      }
+      process.getOutputStream().close();
+      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(process.exitValue()).as(String.join(" ", command) + "\n" + output).isZero();
+      return output;
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "kubectl must be installed to run this test: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private void awaitTrue(String what, java.util.function.BooleanSupplier condition)
+      throws IOException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "timed out waiting for " + what + "; operator log:\n" + Files.readString(log));
+      }
+      assertThat(operator.isAlive()).as("operator alive\n" + Files.readString(log)).isTrue();
+      LockSupport.parkNanos(POLL.toNanos()); // kubectl is a process: poll, do not spin
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
