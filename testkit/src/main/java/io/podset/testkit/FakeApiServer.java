@@ -86,6 +86,15 @@ public interface FakeApiServer extends AutoCloseable {
   CustomResourceDefinition installCrd(Class<? extends CustomResource<?, ?>> type);
 
   /**
+   * The journal of the requests this server answered (not its own set-up writes, nor the simulated
+   * kubelet's).
+   */
+  RequestJournal journal();
+
+  /** Fault injection: rules that make requests fail, slow down, or hold back watch events. */
+  FaultInjector faults();
+
+  /**
    * The simulated kubelet: disabled unless the builder enabled it ({@link Builder#kubelet()}) or a
    * test calls {@link SimulatedKubelet#enable()}.
    */

@@ -11,6 +11,14 @@ interface RequestFilter {
   /** Handles the request, usually by calling {@code next.proceed(request)}. */
   ApiResult filter(ApiRequest request, Chain next);
 
+  /**
+   * Whether the filter may block as it stands (latency rules); requests then run on a worker thread
+   * instead of the event loop.
+   */
+  default boolean mayBlock() {
+    return true;
+  }
+
   /** The rest of the pipeline. */
   @FunctionalInterface
   interface Chain {

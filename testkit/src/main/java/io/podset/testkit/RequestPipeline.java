@@ -30,9 +30,14 @@ final class RequestPipeline {
     filters.remove(filter);
   }
 
-  /** Whether no filter is installed (the handler alone never blocks). */
+  /** Whether a filter may block (the handler alone never blocks). */
   boolean hasFilters() {
-    return !filters.isEmpty();
+    for (RequestFilter filter : filters) {
+      if (filter.mayBlock()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   ApiResult handle(ApiRequest request) {

@@ -54,6 +54,8 @@ final class VertxFakeApiServer implements FakeApiServer {
   private final ApiRouter router;
   private final RequestPipeline pipeline;
   private final KubeletSimulator kubelet;
+  private final JournalFilter journal;
+  private final FaultFilter faults;
   private final Object lock = new Object();
   // Guarded by lock.
   private KubernetesClient client;
@@ -67,7 +69,9 @@ final class VertxFakeApiServer implements FakeApiServer {
       ResourceRegistry registry,
       ApiRouter router,
       RequestPipeline pipeline,
-      KubeletSimulator kubelet) {
+      KubeletSimulator kubelet,
+      JournalFilter journal,
+      FaultFilter faults) {
     this.http = http;
     this.url = url;
     this.store = store;
@@ -75,6 +79,8 @@ final class VertxFakeApiServer implements FakeApiServer {
     this.router = router;
     this.pipeline = pipeline;
     this.kubelet = kubelet;
+    this.journal = journal;
+    this.faults = faults;
   }
 
   private static Vertx vertx() {
@@ -142,9 +148,22 @@ final class VertxFakeApiServer implements FakeApiServer {
             clock,
             options.bookmarkInterval);
     routerHolder[0] = router;
+    FaultFilter faults = new FaultFilter(registry, store, clock);
+    JournalFilter journal = new JournalFilter(registry, clock);
+    // The last added runs first: the journal sees the final answer, faults included.
+    pipeline.addFirst(faults);
+    pipeline.addFirst(journal);
     VertxFakeApiServer server =
         new VertxFakeApiServer(
-            http, URI.create("http://" + address), store, registry, router, pipeline, kubelet);
+            http,
+            URI.create("http://" + address),
+            store,
+            registry,
+            router,
+            pipeline,
+            kubelet,
+            journal,
+            faults);
     for (String namespace : INITIAL_NAMESPACES) {
       ObjectNode ns = Json.object();
       ns.put("apiVersion", "v1");
@@ -340,6 +359,16 @@ final class VertxFakeApiServer implements FakeApiServer {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  @Override
+  public RequestJournal journal() {
+    return journal;
+  }
+
+  @Override
+  public FaultInjector faults() {
+    return faults;
   }
 
   @Override

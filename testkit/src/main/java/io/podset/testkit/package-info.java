@@ -44,6 +44,12 @@
  *       Ready after configurable delays on the server's clock, or never ready, failed,
  *       crash-looping or unschedulable by rule or annotation; deleting pods are removed when their
  *       grace period ends.
+ *   <li>A {@link io.podset.testkit.RequestJournal} of every request (verb, resource, namespace,
+ *       name, user agent, status, duration, injected fault) with assertions on counts since a mark,
+ *       and a {@link io.podset.testkit.FaultInjector}: rules by verb, resource, subresource,
+ *       namespace, name, n-th call, probability and time window that answer 409, 410, 429 with
+ *       Retry-After, 5xx or 504, add latency, compact the history, end watch streams, or hold back
+ *       or delay the events of open and new watches.
  * </ul>
  *
  * <h2>What is not emulated</h2>
@@ -55,6 +61,10 @@
  *   <li>Finalizers (except on pods being gracefully deleted), owner-reference garbage collection
  *       and namespace termination: a DELETE of any other object removes it at once (namespace
  *       contents stay).
+ *   <li>Fault injection does not cut connections mid-response (a dropped watch ends cleanly with
+ *       the final chunk or a WebSocket close) and cannot make a request hang beyond its latency;
+ *       latency is real time, not the server's clock; event faults match on the watch request's
+ *       resource and namespace only.
  *   <li>The simulated kubelet models no probes, images, volumes, resources, init container runs
  *       (init containers are reported Completed at start), eviction, node objects or node status;
  *       one node name serves every pod; its writes bypass the request pipeline.

@@ -1,0 +1,382 @@
+package io.podset.testkit;
+
+import io.podset.runtime.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link FaultInjector}: a request filter that applies request faults, and a wrapper around
+ * every watch stream that applies event faults (hold back, delay) and can end the stream.
+ */
+final class FaultFilter implements RequestFilter, FaultInjector {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FaultFilter.class);
+
+  private final ResourceRegistry registry;
+  private final ObjectStore store;
+  private final Clock clock;
+  // Newest first.
+  private final List<Installed> rules = new CopyOnWriteArrayList<>();
+  private final Set<ControlledSink> watches = new CopyOnWriteArraySet<>();
+  private final AtomicLong injected = new AtomicLong();
+
+  FaultFilter(ResourceRegistry registry, ObjectStore store, Clock clock) {
+    this.registry = Objects.requireNonNull(registry, "registry");
+    this.store = Objects.requireNonNull(store, "store");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** One rule in place and its counters. */
+  private final class Installed implements Handle {
+    private final FaultRule rule;
+    private final Object lock = new Object();
+    // Guarded by lock: matching requests seen, faults injected, the probability draws.
+    private long seen;
+    private long fired;
+    private final Random random;
+
+    Installed(FaultRule rule) {
+      this.rule = rule;
+      this.random = new Random(rule.seed());
+    }
+
+    /** Whether the rule fires on this matching request; counts it when it does. */
+    boolean fire() {
+      synchronized (lock) {
+        seen++;
+        if (seen <= rule.skip() || fired >= rule.times()) {
+          return false;
+        }
+        if (rule.probability() < 1 && random.nextDouble() >= rule.probability()) {
+          return false;
+        }
+        fired++;
+      }
+      injected.incrementAndGet();
+      return true;
+    }
+
+    void countEvent() {
+      synchronized (lock) {
+        fired++;
+      }
+      injected.incrementAndGet();
+    }
+
+    @Override
+    public FaultRule rule() {
+      return rule;
+    }
+
+    @Override
+    public long injected() {
+      synchronized (lock) {
+        return fired;
+      }
+    }
+
+    @Override
+    public void remove() {
+      if (rules.remove(this) && rule.fault().onEvents()) {
+        watches.forEach(ControlledSink::release);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return rule.toString();
+    }
+  }
+
+  @Override
+  public Handle add(FaultRule rule) {
+    Installed installed = new Installed(Objects.requireNonNull(rule, "rule"));
+    rules.add(0, installed);
+    LOG.debug("Fault rule added: {}", rule);
+    return installed;
+  }
+
+  @Override
+  public List<Handle> rules() {
+    return List.copyOf(rules);
+  }
+
+  @Override
+  public void clear() {
+    for (Installed rule : List.copyOf(rules)) {
+      rule.remove();
+    }
+  }
+
+  @Override
+  public long injected() {
+    return injected.get();
+  }
+
+  @Override
+  public int dropWatches(String resource) {
+    int dropped = 0;
+    for (ControlledSink watch : watches) {
+      if (resource == null || resource.equals(watch.info.resource())) {
+        watch.drop();
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+
+  @Override
+  public boolean mayBlock() {
+    for (Installed rule : rules) {
+      if (rule.rule.fault().kind() == Fault.Kind.LATENCY) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public ApiResult filter(ApiRequest request, Chain next) {
+    RequestInfo info = RequestInfo.of(request, registry);
+    if (info.resource() == null) {
+      return next.proceed(request);
+    }
+    for (Installed rule : rules) {
+      Fault fault = rule.rule.fault();
+      if (fault.onEvents() || !rule.rule.matches(info, clock.instant())) {
+        continue;
+      }
+      if (fault.kind() == Fault.Kind.DROP_WATCH && !info.verb().equals("watch")) {
+        continue;
+      }
+      if (!rule.fire()) {
+        continue;
+      }
+      JournalFilter.noteFault(fault.toString());
+      switch (fault.kind()) {
+        case STATUS -> {
+          return respond(fault, info);
+        }
+        case LATENCY -> {
+          sleep(fault.duration());
+          continue;
+        }
+        case COMPACT_HISTORY -> {
+          store.compact();
+          continue;
+        }
+        case DROP_WATCH -> {
+          return dropping(next.proceed(request), info);
+        }
+        case HOLD_EVENTS, DELAY_EVENTS -> throw new IllegalStateException("event fault");
+      }
+    }
+    ApiResult result = next.proceed(request);
+    if (result instanceof WatchResult watch) {
+      return controlled(watch, info, false);
+    }
+    return result;
+  }
+
+  private static ApiResponse respond(Fault fault, RequestInfo info) {
+    String message = fault.message();
+    if (fault.code() == 409 && info.name() != null) {
+      message =
+          "Operation cannot be fulfilled on "
+              + info.resource()
+              + (info.group() == null || info.group().isEmpty() ? "" : "." + info.group())
+              + " \""
+              + info.name()
+              + "\": "
+              + message;
+    }
+    var details =
+        info.name() == null && info.resource() == null
+            ? null
+            : StatusError.details(info.name(), info.group(), info.resource());
+    if (fault.code() == 429 && details != null) {
+      details.put("retryAfterSeconds", retryAfterSeconds(fault));
+    }
+    ApiResponse response =
+        ApiResponse.error(new StatusError(fault.code(), fault.reason(), message, details));
+    if (fault.code() == 429) {
+      response = response.withHeader("Retry-After", Long.toString(retryAfterSeconds(fault)));
+    }
+    return response;
+  }
+
+  private static long retryAfterSeconds(Fault fault) {
+    Duration d = fault.duration();
+    long seconds = d.getSeconds() + (d.getNano() > 0 ? 1 : 0);
+    return Math.max(1, seconds);
+  }
+
+  private static void sleep(Duration latency) {
+    try {
+      TimeUnit.NANOSECONDS.sleep(latency.toNanos());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private ApiResult dropping(ApiResult result, RequestInfo info) {
+    if (result instanceof WatchResult watch) {
+      return controlled(watch, info, true);
+    }
+    return result;
+  }
+
+  private WatchResult controlled(WatchResult watch, RequestInfo info, boolean dropAtOnce) {
+    return new WatchResult(
+        sink -> {
+          ControlledSink controlled = new ControlledSink(sink, info);
+          watches.add(controlled);
+          Runnable stop = watch.opener().open(controlled);
+          controlled.stopWith(stop);
+          if (dropAtOnce) {
+            controlled.drop();
+          }
+          return controlled::drop;
+        });
+  }
+
+  /** The event rules covering a watch, newest first. */
+  private List<Installed> eventRules(RequestInfo info) {
+    List<Installed> result = new ArrayList<>();
+    for (Installed rule : rules) {
+      if (rule.rule.fault().onEvents()
+          && rule.rule.matchesTarget(info.group(), info.resource(), info.namespace())) {
+        result.add(rule);
+      }
+    }
+    return result;
+  }
+
+  /**
+   * One watch stream behind the fault rules: passes events through, holds them back or delays them,
+   * in order. Sends arrive under the store lock and never block.
+   */
+  private final class ControlledSink implements WatchSink {
+    private final WatchSink sink;
+    private final RequestInfo info;
+    private final Object lock = new Object();
+    // Guarded by lock: events not yet delivered, oldest first; each delayed one has its due time.
+    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    // Guarded by lock.
+    private Runnable stop;
+    // Guarded by lock.
+    private boolean closed;
+
+    private record Pending(byte[] event, long dueNanos) {}
+
+    ControlledSink(WatchSink sink, RequestInfo info) {
+      this.sink = sink;
+      this.info = info;
+    }
+
+    void stopWith(Runnable handle) {
+      boolean run;
+      synchronized (lock) {
+        stop = handle;
+        run = closed;
+      }
+      if (run) {
+        handle.run();
+      }
+    }
+
+    @Override
+    public void send(byte[] event) {
+      synchronized (lock) {
+        if (closed) {
+          return;
+        }
+        List<Installed> active = eventRules(info);
+        Installed hold = null;
+        Installed delay = null;
+        for (Installed rule : active) {
+          if (rule.rule.fault().kind() == Fault.Kind.HOLD_EVENTS && hold == null) {
+            hold = rule;
+          } else if (rule.rule.fault().kind() == Fault.Kind.DELAY_EVENTS && delay == null) {
+            delay = rule;
+          }
+        }
+        if (hold != null) {
+          hold.countEvent();
+          queue.addLast(new Pending(event, Long.MIN_VALUE));
+          return;
+        }
+        if (delay != null) {
+          delay.countEvent();
+          long due = clock.nanoTime() + delay.rule.fault().duration().toNanos();
+          queue.addLast(new Pending(event, due));
+          clock.schedule(delay.rule.fault().duration(), this::release);
+          return;
+        }
+        if (!queue.isEmpty()) {
+          // Keep the order behind events still delayed.
+          queue.addLast(new Pending(event, clock.nanoTime()));
+          return;
+        }
+        sink.send(event);
+      }
+    }
+
+    /** Delivers the events no rule keeps any more, in order. */
+    void release() {
+      synchronized (lock) {
+        boolean held =
+            eventRules(info).stream()
+                .anyMatch(r -> r.rule.fault().kind() == Fault.Kind.HOLD_EVENTS);
+        if (held) {
+          return;
+        }
+        long now = clock.nanoTime();
+        while (!queue.isEmpty()) {
+          Pending head = queue.peekFirst();
+          if (head.dueNanos() != Long.MIN_VALUE && head.dueNanos() > now) {
+            break;
+          }
+          queue.removeFirst();
+          if (!closed) {
+            sink.send(head.event());
+          }
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      synchronized (lock) {
+        closed = true;
+        queue.clear();
+      }
+      watches.remove(this);
+      sink.close();
+    }
+
+    /** Ends the stream from the server side. */
+    void drop() {
+      Runnable handle;
+      synchronized (lock) {
+        closed = true;
+        handle = stop;
+      }
+      if (handle != null) {
+        handle.run();
+      }
+      close();
+    }
+  }
+}

@@ -1,0 +1,173 @@
+package io.podset.testkit;
+
+import io.podset.runtime.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * The {@link RequestJournal}: the outermost request filter, so it sees every request and the status
+ * finally answered, including injected faults (which inner filters report through {@link
+ * #noteFault}).
+ */
+final class JournalFilter implements RequestFilter, RequestJournal {
+
+  static final int CAPACITY = 100_000;
+
+  /** The fault injected into the request being handled on this thread, if any. */
+  private static final ThreadLocal<String[]> CURRENT_FAULT = new ThreadLocal<>();
+
+  private final ResourceRegistry registry;
+  private final Clock clock;
+  private final Object lock = new Object();
+  // Guarded by lock: the newest records, oldest first, at most CAPACITY.
+  private final ArrayDeque<RequestRecord> records = new ArrayDeque<>();
+  // Guarded by lock: the sequence number of the newest record ever added.
+  private long sequence;
+
+  JournalFilter(ResourceRegistry registry, Clock clock) {
+    this.registry = Objects.requireNonNull(registry, "registry");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** Called by an inner filter that answers or alters the current request with a fault. */
+  static void noteFault(String description) {
+    String[] slot = CURRENT_FAULT.get();
+    if (slot != null) {
+      slot[0] = slot[0] == null ? description : slot[0] + ", " + description;
+    }
+  }
+
+  @Override
+  public boolean mayBlock() {
+    return false;
+  }
+
+  @Override
+  public ApiResult filter(ApiRequest request, Chain next) {
+    Instant arrived = clock.instant();
+    long start = System.nanoTime();
+    String[] previous = CURRENT_FAULT.get();
+    String[] slot = new String[1];
+    CURRENT_FAULT.set(slot);
+    ApiResult result;
+    try {
+      result = next.proceed(request);
+    } finally {
+      CURRENT_FAULT.set(previous);
+    }
+    Duration duration = Duration.ofNanos(System.nanoTime() - start);
+    RequestInfo info = RequestInfo.of(request, registry);
+    String query =
+        request.query().entrySet().stream()
+            .sorted(Map.Entry.comparingByKey())
+            .map(e -> e.getKey() + "=" + e.getValue())
+            .collect(Collectors.joining("&"));
+    synchronized (lock) {
+      records.addLast(
+          new RequestRecord(
+              ++sequence,
+              arrived,
+              info.verb(),
+              request.method(),
+              request.path(),
+              query,
+              info.group(),
+              info.resource(),
+              info.subresource(),
+              info.namespace(),
+              info.name(),
+              request.header("user-agent"),
+              request.header("impersonate-user"),
+              result.status(),
+              duration,
+              slot[0]));
+      while (records.size() > CAPACITY) {
+        records.removeFirst();
+      }
+    }
+    return result;
+  }
+
+  @Override
+  public Mark mark() {
+    synchronized (lock) {
+      return new Mark(sequence);
+    }
+  }
+
+  @Override
+  public List<RequestRecord> records() {
+    synchronized (lock) {
+      return List.copyOf(records);
+    }
+  }
+
+  @Override
+  public List<RequestRecord> records(RequestMatcher matcher) {
+    Objects.requireNonNull(matcher, "matcher");
+    return records().stream().filter(matcher).toList();
+  }
+
+  @Override
+  public int count(RequestMatcher matcher) {
+    return records(matcher).size();
+  }
+
+  @Override
+  public void clear() {
+    synchronized (lock) {
+      records.clear();
+    }
+  }
+
+  @Override
+  public void assertCount(RequestMatcher matcher, int expected) {
+    List<RequestRecord> all = records();
+    List<RequestRecord> matching = all.stream().filter(matcher).toList();
+    if (matching.size() != expected) {
+      throw new AssertionError(
+          "expected "
+              + expected
+              + " "
+              + matcher
+              + " but found "
+              + matching.size()
+              + describe(matching.isEmpty() ? tail(all) : matching, matching.isEmpty()));
+    }
+  }
+
+  @Override
+  public void assertNone(RequestMatcher matcher) {
+    List<RequestRecord> matching = records(matcher);
+    if (!matching.isEmpty()) {
+      throw new AssertionError(
+          "expected no " + matcher + " but found " + matching.size() + describe(matching, false));
+    }
+  }
+
+  private static List<RequestRecord> tail(List<RequestRecord> all) {
+    return all.subList(Math.max(0, all.size() - 20), all.size());
+  }
+
+  private static String describe(List<RequestRecord> list, boolean lastOnes) {
+    if (list.isEmpty()) {
+      return "; the journal is empty";
+    }
+    List<String> lines = new ArrayList<>();
+    lines.add(lastOnes ? "; the last requests were:" : ":");
+    int shown = Math.min(list.size(), 50);
+    for (int i = 0; i < shown; i++) {
+      lines.add("  " + list.get(i));
+    }
+    if (shown < list.size()) {
+      lines.add("  ... and " + (list.size() - shown) + " more");
+    }
+    return String.join("\n", lines);
+  }
+}

@@ -1,0 +1,311 @@
+package io.podset.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.podset.runtime.time.ManualClock;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Fault rules: which requests they hit, what they answer, and what they do to watch streams. */
+class FaultInjectionTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final ManualClock clock = new ManualClock();
+  private final HttpClient http = HttpClient.newHttpClient();
+  private FakeApiServer server;
+  private KubernetesClient client;
+
+  @BeforeEach
+  void start() {
+    server = FakeApiServer.builder().clock(clock).start();
+    client = server.client();
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  private ConfigMap createConfigMap(String name) {
+    return client
+        .configMaps()
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withData(Map.of("k", "v"))
+                .build())
+        .create();
+  }
+
+  private HttpResponse<String> get(String path) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(server.url().resolve(path)).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void nthCreate_getsConflict_onlyOnce_andIsCounted() {
+    FaultInjector.Handle rule =
+        server
+            .faults()
+            .add(
+                FaultRule.match()
+                    .verbs("create")
+                    .resource("configmaps")
+                    .nth(2)
+                    .inject(Fault.conflict()));
+    createConfigMap("one");
+    assertThatThrownBy(() -> createConfigMap("two"))
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+    createConfigMap("three");
+    assertThat(rule.injected()).isEqualTo(1);
+    assertThat(server.faults().injected()).isEqualTo(1);
+    assertThat(client.configMaps().withName("two").get()).isNull();
+    assertThat(server.journal().records(RequestMatcher.verb("create").status(409)))
+        .singleElement()
+        .satisfies(r -> assertThat(r.fault()).contains("409 Conflict"));
+  }
+
+  @Test
+  void tooManyRequests_carriesRetryAfter_andRemovedRuleStops() throws Exception {
+    FaultInjector.Handle rule =
+        server
+            .faults()
+            .add(
+                FaultRule.match()
+                    .verbs("list")
+                    .resource("configmaps")
+                    .inject(Fault.tooManyRequests(Duration.ofSeconds(3))));
+    HttpResponse<String> limited = get("/api/v1/namespaces/default/configmaps");
+    assertThat(limited.statusCode()).isEqualTo(429);
+    assertThat(limited.headers().firstValue("Retry-After")).hasValue("3");
+    JsonNode status = JSON.readTree(limited.body());
+    assertThat(status.path("reason").asText()).isEqualTo("TooManyRequests");
+    assertThat(status.path("details").path("retryAfterSeconds").asInt()).isEqualTo(3);
+
+    rule.remove();
+    assertThat(server.faults().rules()).isEmpty();
+    assertThat(get("/api/v1/namespaces/default/configmaps").statusCode()).isEqualTo(200);
+    assertThat(rule.injected()).isEqualTo(1);
+  }
+
+  @Test
+  void serverErrors_timeout_andNamespaceNameScoping() throws Exception {
+    server
+        .faults()
+        .add(
+            FaultRule.match()
+                .resource("configmaps")
+                .namespace("default")
+                .name("flaky")
+                .inject(Fault.serverError(503)));
+    server.faults().add(FaultRule.match().resource("secrets").inject(Fault.timeout()));
+    createConfigMap("flaky-not");
+    assertThat(get("/api/v1/namespaces/default/configmaps/flaky").statusCode()).isEqualTo(503);
+    assertThat(get("/api/v1/namespaces/default/configmaps/flaky-not").statusCode()).isEqualTo(200);
+    HttpResponse<String> timeout = get("/api/v1/namespaces/default/secrets");
+    assertThat(timeout.statusCode()).isEqualTo(504);
+    assertThat(JSON.readTree(timeout.body()).path("reason").asText()).isEqualTo("Timeout");
+    assertThat(get("/version").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void probability_isSeeded_andSkipTimesBound() throws Exception {
+    FaultInjector.Handle rule =
+        server
+            .faults()
+            .add(
+                FaultRule.match()
+                    .verbs("get")
+                    .resource("namespaces")
+                    .skip(5)
+                    .times(20)
+                    .probability(0.5)
+                    .seed(42)
+                    .inject(Fault.serverError(500)));
+    int failed = 0;
+    for (int i = 0; i < 100; i++) {
+      int code = get("/api/v1/namespaces/default").statusCode();
+      if (i < 5) {
+        assertThat(code).isEqualTo(200);
+      }
+      failed += code == 500 ? 1 : 0;
+    }
+    assertThat(failed).isEqualTo(20);
+    assertThat(rule.injected()).isEqualTo(20);
+  }
+
+  @Test
+  void fromUntil_followServerClock() throws Exception {
+    server
+        .faults()
+        .add(
+            FaultRule.match()
+                .resource("namespaces")
+                .from(clock.instant().plusSeconds(10))
+                .until(clock.instant().plusSeconds(20))
+                .inject(Fault.gone()));
+    assertThat(get("/api/v1/namespaces").statusCode()).isEqualTo(200);
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(get("/api/v1/namespaces").statusCode()).isEqualTo(410);
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(get("/api/v1/namespaces").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void latency_delaysTheAnswer_andComposesWithAStatus() throws Exception {
+    server
+        .faults()
+        .add(FaultRule.match().resource("configmaps").inject(Fault.latency(Duration.ofMillis(80))));
+    assertThat(get("/api/v1/namespaces/default/configmaps").statusCode()).isEqualTo(200);
+    RequestRecord slow = server.journal().records(RequestMatcher.verb("list")).get(0);
+    assertThat(slow.duration()).isGreaterThanOrEqualTo(Duration.ofMillis(80));
+    assertThat(slow.fault()).isEqualTo("latency 80 ms");
+
+    server.faults().add(FaultRule.match().resource("configmaps").inject(Fault.timeout()));
+    assertThat(get("/api/v1/namespaces/default/configmaps").statusCode()).isEqualTo(504);
+  }
+
+  @Test
+  void gone_onWatch_andCompactHistory_giveResumingWatchers410() throws Exception {
+    ConfigMap cm = createConfigMap("w");
+    String rv = cm.getMetadata().getResourceVersion();
+    FaultInjector.Handle gone =
+        server
+            .faults()
+            .add(
+                FaultRule.match()
+                    .verbs("watch")
+                    .resource("configmaps")
+                    .nth(1)
+                    .inject(Fault.gone()));
+    assertThat(
+            get("/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=" + rv)
+                .statusCode())
+        .isEqualTo(410);
+    gone.remove();
+
+    createConfigMap("w2");
+    server
+        .faults()
+        .add(
+            FaultRule.match()
+                .verbs("watch")
+                .resource("configmaps")
+                .times(1)
+                .inject(Fault.compactHistory()));
+    try (HttpWatch watch =
+        new HttpWatch(
+            server.url(),
+            "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=" + rv)) {
+      JsonNode error = watch.next();
+      assertThat(error.path("type").asText()).isEqualTo("ERROR");
+      assertThat(error.path("object").path("code").asInt()).isEqualTo(410);
+      assertThat(watch.awaitEnd()).isTrue();
+    }
+  }
+
+  @Test
+  void dropWatch_endsNewStream_andDropWatchesEndsOpenOnes() throws Exception {
+    server
+        .faults()
+        .add(
+            FaultRule.match()
+                .verbs("watch")
+                .resource("configmaps")
+                .nth(1)
+                .inject(Fault.dropWatch()));
+    try (HttpWatch dropped =
+        new HttpWatch(server.url(), "/api/v1/namespaces/default/configmaps?watch=true")) {
+      assertThat(dropped.awaitEnd()).isTrue();
+    }
+    try (HttpWatch open =
+            new HttpWatch(server.url(), "/api/v1/namespaces/default/secrets?watch=true");
+        HttpWatch other =
+            new HttpWatch(server.url(), "/api/v1/namespaces/default/configmaps?watch=true")) {
+      createConfigMap("seen");
+      assertThat(other.next().path("object").path("metadata").path("name").asText())
+          .isEqualTo("seen");
+      assertThat(server.faults().dropWatches("secrets")).isEqualTo(1);
+      assertThat(open.awaitEnd()).isTrue();
+      createConfigMap("still-seen");
+      assertThat(other.next().path("object").path("metadata").path("name").asText())
+          .isEqualTo("still-seen");
+    }
+  }
+
+  @Test
+  void holdEvents_onOpenWatch_releasesInOrderWhenRemoved() throws Exception {
+    try (HttpWatch watch =
+        new HttpWatch(server.url(), "/api/v1/namespaces/default/configmaps?watch=true")) {
+      createConfigMap("before");
+      assertThat(watch.next().path("object").path("metadata").path("name").asText())
+          .isEqualTo("before");
+      FaultInjector.Handle hold =
+          server.faults().add(FaultRule.match().resource("configmaps").inject(Fault.holdEvents()));
+      createConfigMap("held-1");
+      createConfigMap("held-2");
+      assertThat(hold.injected()).isEqualTo(2);
+      assertThat(watch.isEmpty()).isTrue();
+      hold.remove();
+      assertThat(watch.next().path("object").path("metadata").path("name").asText())
+          .isEqualTo("held-1");
+      assertThat(watch.next().path("object").path("metadata").path("name").asText())
+          .isEqualTo("held-2");
+    }
+  }
+
+  @Test
+  void delayEvents_deliversAfterDelayOnServerClock() throws Exception {
+    try (HttpWatch watch =
+        new HttpWatch(server.url(), "/api/v1/namespaces/default/configmaps?watch=true")) {
+      server
+          .faults()
+          .add(
+              FaultRule.match()
+                  .resource("configmaps")
+                  .inject(Fault.delayEvents(Duration.ofSeconds(5))));
+      createConfigMap("late");
+      clock.advance(Duration.ofSeconds(4));
+      assertThat(watch.isEmpty()).isTrue();
+      clock.advance(Duration.ofSeconds(1));
+      assertThat(watch.next().path("object").path("metadata").path("name").asText())
+          .isEqualTo("late");
+    }
+  }
+
+  @Test
+  void rules_rejectBadArguments() {
+    assertThatThrownBy(() -> FaultRule.match().verbs("frobnicate"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("frobnicate");
+    assertThatThrownBy(() -> FaultRule.match().probability(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("probability");
+    assertThatThrownBy(() -> FaultRule.match().nth(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("nth");
+    assertThatThrownBy(() -> Fault.serverError(404))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("404");
+    assertThatThrownBy(() -> Fault.latency(Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("latency");
+  }
+}
