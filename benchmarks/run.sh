@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# Runs every benchmark side by side with its peers and prints one line per figure and peer:
+#   NAME: ours=X peer=Y ratio=Z unit=U      (ratio > 1: ours is better)
+# and writes a Markdown table to benchmarks/results/<mode>.md.
+#
+#   benchmarks/run.sh            full run, the numbers we publish
+#   benchmarks/run.sh --quick    routine check, under 5 minutes on 2 cores
+#   benchmarks/run.sh --quick workqueue apiserver    only some areas (workqueue, apiserver, informer)
+#
+# Builds what it needs with ./mvnw (package, tests skipped) and go. Progress goes to stderr, the
+# figure lines to stdout. Every server it starts listens on 127.0.0.1 only and is stopped at exit.
+set -euo pipefail
+
+mode=full
+areas=()
+for arg in "$@"; do
+  case "$arg" in
+    --quick) mode=quick ;;
+    --full) mode=full ;;
+    workqueue | apiserver | informer) areas+=("$arg") ;;
+    -h | --help)
+      sed -n '2,11p' "$0"
+      exit 0
+      ;;
+    *)
+      echo "unknown argument: $arg (expected --quick, --full or an area)" >&2
+      exit 2
+      ;;
+  esac
+done
+if [[ ${#areas[@]} -eq 0 ]]; then
+  areas=(workqueue apiserver informer)
+fi
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bench=benchmarks
+raw=$bench/target/raw-$mode
+results=$bench/results
+rm -rf "$raw"
+mkdir -p "$raw" "$results"
+
+if [[ $mode == quick ]]; then
+  jmh_opts=(-f 1 -wi 2 -w 500ms -i 3 -r 500ms)
+  wq_adds_dedup=1000000 wq_adds_unique=300000 wq_warm=1 wq_rounds=3
+  go_opts=(-count 3 -benchtime 500ms)
+  api_repeats=1 api_seconds=2 api_rounds=2 api_startups=5
+  informer_sizes=(10000) informer_repeats=1
+else
+  jmh_opts=(-f 3 -wi 3 -w 2s -i 5 -r 2s)
+  wq_adds_dedup=4000000 wq_adds_unique=1000000 wq_warm=3 wq_rounds=7
+  go_opts=(-count 7 -benchtime 2s)
+  api_repeats=3 api_seconds=5 api_rounds=3 api_startups=10
+  informer_sizes=(10000 50000) informer_repeats=3
+fi
+
+log() { printf '[run.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+has_area() { [[ " ${areas[*]} " == *" $1 "* ]]; }
+
+# Pinning: with two or more CPUs, a server runs on the first and its client on the others.
+ncpu=$(nproc)
+if command -v taskset >/dev/null && ((ncpu >= 2)); then
+  pin_server=(taskset -c 0)
+  pin_client=(taskset -c "1-$((ncpu - 1))")
+else
+  pin_server=()
+  pin_client=()
+fi
+
+log "building (mode $mode, areas: ${areas[*]})"
+./mvnw -B -q -pl benchmarks -am package -DskipTests
+cp="$bench/target/classes:$(cat "$bench/target/classpath.txt")"
+java_opts=(-Xms1g -Xmx1g -XX:+UseG1GC)
+
+{
+  echo "- mode: \`$mode\` (\`benchmarks/run.sh$([[ $mode == quick ]] && echo ' --quick')\`)"
+  echo "- date: $(date -u +%Y-%m-%dT%H:%MZ), commit \`$(git rev-parse --short HEAD 2>/dev/null || echo unknown)\`"
+  echo "- machine: $ncpu CPUs, load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "- $(java -version 2>&1 | sed -n 2p), $(go version 2>/dev/null | cut -d' ' -f3-4)"
+  echo "- JMH: \`${jmh_opts[*]} -prof gc\`; Go: \`${go_opts[*]} -benchmem\`"
+} >"$raw/meta.md"
+
+if has_area workqueue; then
+  log "work queue: JMH (ours, client-java, lbq)"
+  java -cp "$cp" org.openjdk.jmh.Main 'io\.podset\.benchmarks\.workqueue\..*' \
+    "${jmh_opts[@]}" -prof gc -rf json -rff "$raw/workqueue.jmh.json" >"$raw/workqueue.jmh.log" 2>&1 ||
+    { tail -40 "$raw/workqueue.jmh.log" >&2; exit 1; }
+  log "work queue: 1 producer / 2 workers"
+  for contender in ours client-java lbq; do
+    java "${java_opts[@]}" -cp "$cp" io.podset.benchmarks.workqueue.WorkerThroughput \
+      "$contender" dedup "$wq_adds_dedup" "$wq_warm" "$wq_rounds" >>"$raw/workqueue-workers.txt"
+    java "${java_opts[@]}" -cp "$cp" io.podset.benchmarks.workqueue.WorkerThroughput \
+      "$contender" unique "$wq_adds_unique" "$wq_warm" "$wq_rounds" >>"$raw/workqueue-workers.txt"
+  done
+  log "work queue: client-go (go test -bench)"
+  (cd "$bench/go" && go test -run '^$' -bench . -benchmem "${go_opts[@]}") >"$raw/workqueue.go.txt" 2>&1 ||
+    { tail -40 "$raw/workqueue.go.txt" >&2; exit 1; }
+fi
+
+# An API server in its own JVM on its own CPU: start_server <kind> [ServerMain options...] sets
+# server_url; stop_server closes its standard input, which stops it.
+server_pid=
+start_server() {
+  local kind=$1 out
+  out="$raw/server-$kind-$((++server_runs)).txt"
+  rm -f "$raw/server.in"
+  mkfifo "$raw/server.in"
+  "${pin_server[@]}" java -Xmx8g -XX:+UseG1GC -cp "$cp" io.podset.benchmarks.server.ServerMain "$@" \
+    <"$raw/server.in" >"$out" 2>"$out.log" &
+  server_pid=$!
+  exec 3>"$raw/server.in"
+  local deadline=$((SECONDS + 900))
+  until grep -q '^READY ' "$out"; do
+    if ! kill -0 "$server_pid" 2>/dev/null || ((SECONDS > deadline)); then
+      tail -20 "$out.log" >&2
+      echo "server $kind did not become ready" >&2
+      exit 1
+    fi
+    sleep 0.2
+  done
+  server_url=$(sed -n 's/^READY //p' "$out")
+}
+stop_server() {
+  exec 3>&-
+  wait "$server_pid" || true
+  server_pid=
+  rm -f "$raw/server.in"
+}
+cleanup() {
+  if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; fi
+}
+trap cleanup EXIT
+server_runs=0
+client_java=("${pin_client[@]}" java -XX:+UseG1GC -cp "$cp")
+
+if has_area apiserver; then
+  for ((rep = 1; rep <= api_repeats; rep++)); do
+    for kind in ours fabric8-mock; do
+      log "API server: $kind (start-up, GET/PUT, watch; repeat $rep/$api_repeats)"
+      start_server "$kind" --startups "$api_startups"
+      "${client_java[@]}" -Xmx2g io.podset.benchmarks.apiserver.ApiServerLoad \
+        "$kind" "$server_url" "$api_seconds" "$api_rounds" >>"$raw/apiserver-load.txt"
+      stop_server
+    done
+  done
+fi
+
+if has_area informer; then
+  for pods in "${informer_sizes[@]}"; do
+    label="$((pods / 1000))k"
+    log "informer: seeding $pods pods"
+    start_server ours --pods "$pods"
+    for ((rep = 1; rep <= informer_repeats; rep++)); do
+      for contender in ours fabric8-vertx fabric8-okhttp fabric8-jdk; do
+        log "informer: $contender syncs $pods pods (repeat $rep/$informer_repeats)"
+        "${client_java[@]}" -Xmx6g io.podset.benchmarks.informer.InformerSync \
+          "$contender" "$server_url" "$pods" "$label" >>"$raw/informer.txt"
+      done
+    done
+    stop_server
+  done
+fi
+
+log "report"
+java -cp "$cp" io.podset.benchmarks.report.Report "$raw" "$results/$mode.md" "$mode"
+log "table written to $results/$mode.md"

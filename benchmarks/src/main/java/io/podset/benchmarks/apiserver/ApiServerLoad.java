@@ -1,0 +1,177 @@
+package io.podset.benchmarks.apiserver;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
+import io.podset.benchmarks.report.ResultLine;
+import io.podset.benchmarks.server.Http;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * GET and PUT requests per second ({@code apiserver.get}, {@code apiserver.put}; 4 client threads
+ * with the JDK HTTP client, one ConfigMap per thread) and watch events per second delivered to 100
+ * fabric8 watchers ({@code apiserver.watch_events}; 300 ConfigMaps created while they watch).
+ *
+ * <p>Usage: {@code ApiServerLoad <contender> <url> <seconds per round> <rounds>}; prints one {@link
+ * ResultLine} per figure and round, after one unmeasured warm-up round. Every loop is bounded in
+ * time and count, against 127.0.0.1 only.
+ */
+public final class ApiServerLoad {
+
+  private static final int THREADS = 4;
+  private static final int WATCHERS = 100;
+  private static final int WATCH_WRITES = 300;
+
+  private ApiServerLoad() {}
+
+  /** Runs the rounds. */
+  public static void main(String[] args) throws Exception {
+    if (args.length != 4) {
+      throw new IllegalArgumentException(
+          "usage: ApiServerLoad <contender> <url> <seconds per round> <rounds>");
+    }
+    String contender = args[0];
+    URI url = URI.create(args[1]);
+    long nanos = TimeUnit.SECONDS.toNanos(Integer.parseInt(args[2]));
+    int rounds = Integer.parseInt(args[3]);
+    Http http = new Http(url);
+    for (int t = 0; t < THREADS; t++) {
+      http.send(
+          "POST", "/api/v1/namespaces/default/configmaps", configMap("default", "load-" + t, 0));
+    }
+    String getPath = "/api/v1/namespaces/default/configmaps/load-";
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    try {
+      for (int round = 0; round <= rounds; round++) {
+        double gets = rate(pool, nanos, (t, i) -> http.send("GET", getPath + t, null));
+        double puts =
+            rate(
+                pool,
+                nanos,
+                (t, i) -> http.send("PUT", getPath + t, configMap("default", "load-" + t, i)));
+        double events = watchEventsPerSecond(url, http, "watch-" + round);
+        if (round > 0) {
+          print("apiserver.get", contender, gets, "req/s");
+          print("apiserver.put", contender, puts, "req/s");
+          print("apiserver.watch_events", contender, events, "events/s");
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static void print(String figure, String contender, double value, String unit) {
+    System.out.println(new ResultLine(figure, contender, value, unit).format());
+  }
+
+  private static String configMap(String namespace, String name, long value) {
+    return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\""
+        + name
+        + "\",\"namespace\":\""
+        + namespace
+        + "\"},\"data\":{\"value\":\""
+        + value
+        + "\"}}";
+  }
+
+  /** One request of client thread {@code thread}, its {@code iteration}-th. */
+  @FunctionalInterface
+  private interface Call {
+    void run(int thread, long iteration);
+  }
+
+  private static double rate(ExecutorService pool, long nanos, Call call) throws Exception {
+    AtomicLong count = new AtomicLong();
+    long start = System.nanoTime();
+    long deadline = start + nanos;
+    List<Future<?>> futures = new ArrayList<>();
+    for (int t = 0; t < THREADS; t++) {
+      int thread = t;
+      futures.add(
+          pool.submit(
+              () -> {
+                for (long i = 0; System.nanoTime() < deadline; i++) {
+                  call.run(thread, i);
+                  count.incrementAndGet();
+                }
+              }));
+    }
+    for (Future<?> future : futures) {
+      future.get();
+    }
+    return count.get() / ((System.nanoTime() - start) / 1e9);
+  }
+
+  private static double watchEventsPerSecond(URI url, Http http, String namespace)
+      throws InterruptedException {
+    Config config =
+        new ConfigBuilder(Config.empty())
+            .withMasterUrl(url.toString())
+            .withNamespace(namespace)
+            .withMaxConcurrentRequests(1_000)
+            .withMaxConcurrentRequestsPerHost(1_000)
+            .build();
+    try (KubernetesClient client =
+        new KubernetesClientBuilder()
+            .withConfig(config)
+            .withHttpClientFactory(new VertxHttpClientFactory())
+            .build()) {
+      http.send(
+          "POST",
+          "/api/v1/namespaces",
+          "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
+              + namespace
+              + "\"}}");
+      CountDownLatch delivered = new CountDownLatch(WATCHERS * WATCH_WRITES);
+      List<Watch> watches = new ArrayList<>();
+      for (int w = 0; w < WATCHERS; w++) {
+        watches.add(
+            client
+                .configMaps()
+                .inNamespace(namespace)
+                .watch(
+                    new Watcher<ConfigMap>() {
+                      @Override
+                      public void eventReceived(Action action, ConfigMap resource) {
+                        delivered.countDown();
+                      }
+
+                      @Override
+                      public void onClose(WatcherException cause) {}
+                    }));
+      }
+      long start = System.nanoTime();
+      for (int i = 0; i < WATCH_WRITES; i++) {
+        http.send(
+            "POST",
+            "/api/v1/namespaces/" + namespace + "/configmaps",
+            configMap(namespace, "w-" + i, i));
+      }
+      boolean complete = delivered.await(120, TimeUnit.SECONDS);
+      double seconds = (System.nanoTime() - start) / 1e9;
+      watches.forEach(Watch::close);
+      long received = (long) WATCHERS * WATCH_WRITES - delivered.getCount();
+      if (!complete) {
+        System.err.printf(
+            "%s: only %d of %d watch events arrived within 120 s%n",
+            url, received, (long) WATCHERS * WATCH_WRITES);
+      }
+      return received / seconds;
+    }
+  }
+}

@@ -1,0 +1,145 @@
+package io.podset.benchmarks.informer;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.okhttp.OkHttpClientFactory;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
+import io.podset.benchmarks.report.ResultLine;
+import io.podset.runtime.informer.SharedInformer;
+import io.podset.runtime.informer.SharedInformerFactory;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+
+/**
+ * One initial sync per JVM: time from starting the informer to synced, retained heap per cached pod
+ * after a full GC, and the peak heap during the sync.
+ *
+ * <p>Usage: {@code InformerSync <contender> <server url> <pods> <label>}, contender one of {@code
+ * ours} (our informer, fabric8's Vert.x backend underneath), {@code fabric8-vertx}, {@code
+ * fabric8-okhttp}, {@code fabric8-jdk}. Prints figures {@code informer.sync_time.<label>} (ms),
+ * {@code informer.retained_per_object.<label>} (B/object) and {@code informer.peak_heap.<label>}
+ * (MB). Retained heap is what the whole JVM keeps after the sync minus what it kept before, so the
+ * client's own buffers count too. Peak heap is the sum of the heap pools' peaks. Neither client has
+ * a client-side rate limit in this configuration.
+ */
+public final class InformerSync {
+
+  private static final List<String> CONTENDERS =
+      List.of("ours", "fabric8-vertx", "fabric8-okhttp", "fabric8-jdk");
+
+  private InformerSync() {}
+
+  /** Runs one sync and prints its figures. */
+  public static void main(String[] args) throws Exception {
+    if (args.length != 4) {
+      throw new IllegalArgumentException(
+          "usage: InformerSync <" + String.join("|", CONTENDERS) + "> <url> <pods> <label>");
+    }
+    String contender = args[0];
+    String url = args[1];
+    int expected = Integer.parseInt(args[2]);
+    String label = args[3];
+    if (!CONTENDERS.contains(contender)) {
+      throw new IllegalArgumentException(
+          "contender must be one of " + CONTENDERS + ": '" + contender + "'");
+    }
+    HttpClient.Factory backend =
+        switch (contender) {
+          case "fabric8-okhttp" -> new OkHttpClientFactory();
+          case "fabric8-jdk" -> new JdkHttpClientFactory();
+          default -> new VertxHttpClientFactory();
+        };
+    Config config =
+        new ConfigBuilder(Config.empty())
+            .withMasterUrl(url)
+            .withRequestTimeout((int) TimeUnit.MINUTES.toMillis(5))
+            .withMaxConcurrentRequests(1_000)
+            .withMaxConcurrentRequestsPerHost(1_000)
+            .build();
+    try (KubernetesClient client =
+        new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(backend).build()) {
+      long baseline = usedAfterGc();
+      resetPeaks();
+      long start = System.nanoTime();
+      AutoCloseable informer;
+      IntSupplier size;
+      if (contender.equals("ours")) {
+        SharedInformerFactory factory = SharedInformerFactory.create(client);
+        SharedInformer<Pod> pods = factory.informerFor(Pod.class);
+        factory.startAll().get(10, TimeUnit.MINUTES);
+        informer = factory;
+        size = () -> pods.indexer().size();
+      } else {
+        SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().runnableInformer(0);
+        pods.start().toCompletableFuture().get(10, TimeUnit.MINUTES);
+        informer = pods::close;
+        size = () -> pods.getStore().list().size();
+      }
+      double syncMillis = (System.nanoTime() - start) / 1e6;
+      long peak = peakHeap();
+      int cached = size.getAsInt();
+      if (cached != expected) {
+        throw new IllegalStateException(
+            contender + " synced with " + cached + " pods cached, expected " + expected);
+      }
+      long retained = usedAfterGc() - baseline;
+      // Keep the informer and its cache reachable until the heap has been measured.
+      int stillCached = size.getAsInt();
+      informer.close();
+      print("informer.sync_time." + label, contender, syncMillis, "ms");
+      print(
+          "informer.retained_per_object." + label,
+          contender,
+          (double) retained / stillCached,
+          "B/object");
+      print("informer.peak_heap." + label, contender, peak / (1024.0 * 1024.0), "MB");
+    }
+  }
+
+  private static void print(String figure, String contender, double value, String unit) {
+    System.out.println(new ResultLine(figure, contender, value, unit).format());
+  }
+
+  /** Heap in use after full collections, once it stops shrinking. */
+  private static long usedAfterGc() throws InterruptedException {
+    long previous = Long.MAX_VALUE;
+    for (int i = 0; i < 5; i++) {
+      System.gc();
+      Thread.sleep(50); // let reference processing and cleaners finish between collections
+      long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+      if (used >= previous) {
+        return Math.min(used, previous);
+      }
+      previous = used;
+    }
+    return previous;
+  }
+
+  private static void resetPeaks() {
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP) {
+        pool.resetPeakUsage();
+      }
+    }
+  }
+
+  private static long peakHeap() {
+    long sum = 0;
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP) {
+        sum += pool.getPeakUsage().getUsed();
+      }
+    }
+    return sum;
+  }
+}

@@ -1,0 +1,6 @@
+/**
+ * Initial sync of a pod informer from the testkit's API server: our {@link
+ * io.podset.runtime.informer.SharedInformer} (default options, so {@code managedFields} stripped)
+ * against fabric8's {@code SharedIndexInformer} on each of its HTTP backends.
+ */
+package io.podset.benchmarks.informer;
