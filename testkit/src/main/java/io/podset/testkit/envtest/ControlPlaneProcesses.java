@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -164,10 +165,10 @@ final class ControlPlaneProcesses {
         "kube-apiserver /readyz",
         deadlineNanos,
         List.of(etcd, apiServer),
-        () ->
-            Files.isRegularFile(servingCert)
-                && Readiness.answersOk(
-                    url.resolve("/readyz"), Pem.trusting(List.of(servingCert)), adminToken));
+        () -> {
+          SSLContext tls = Pem.trustingOnceWritten(List.of(servingCert));
+          return tls != null && Readiness.answersOk(url.resolve("/readyz"), tls, adminToken);
+        });
     String caPem = read(servingCert);
 
     if (!settings.controllers().isEmpty()) {
@@ -196,7 +197,8 @@ final class ControlPlaneProcesses {
           List.copyOf(started),
           () -> {
             List<Path> certs = listCertificates(kcmCerts);
-            return !certs.isEmpty() && Readiness.answersOk(healthz, Pem.trusting(certs), null);
+            SSLContext tls = certs.isEmpty() ? null : Pem.trustingOnceWritten(certs);
+            return tls != null && Readiness.answersOk(healthz, tls, null);
           });
     }
     return new ControlPlaneProcesses(List.copyOf(started), url, adminToken, caPem);

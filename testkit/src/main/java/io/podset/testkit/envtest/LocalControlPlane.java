@@ -1,15 +1,12 @@
 package io.podset.testkit.envtest;
 
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -147,6 +144,22 @@ final class LocalControlPlane implements RealApiServer {
 
   @Override
   public Config serviceAccountConfig(String namespace, String serviceAccount) {
+    return Config.fromKubeconfig(serviceAccountKubeconfig(namespace, serviceAccount));
+  }
+
+  @Override
+  public Path writeKubeconfig(Path path, String namespace, String serviceAccount) {
+    Objects.requireNonNull(path, "path");
+    String kubeconfig = serviceAccountKubeconfig(namespace, serviceAccount);
+    try {
+      Files.writeString(path, kubeconfig);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the kubeconfig to " + path, e);
+    }
+    return path;
+  }
+
+  private String serviceAccountKubeconfig(String namespace, String serviceAccount) {
     requireName(namespace, "namespace");
     requireName(serviceAccount, "serviceAccount");
     ControlPlaneProcesses p = running();
@@ -181,7 +194,7 @@ final class LocalControlPlane implements RealApiServer {
             .getStatus()
             .getToken();
     String user = "system:serviceaccount:" + namespace + ":" + serviceAccount;
-    return Config.fromKubeconfig(Kubeconfigs.render(p.url(), p.caPem(), user, token, namespace));
+    return Kubeconfigs.render(p.url(), p.caPem(), user, token, namespace);
   }
 
   @Override
@@ -222,74 +235,7 @@ final class LocalControlPlane implements RealApiServer {
 
   private List<CustomResourceDefinition> installCrds(
       List<CustomResourceDefinition> crds, long deadlineNanos) {
-    KubernetesClient admin = client();
-    List<CustomResourceDefinition> applied = new ArrayList<>();
-    for (CustomResourceDefinition crd : crds) {
-      applied.add(
-          admin
-              .apiextensions()
-              .v1()
-              .customResourceDefinitions()
-              .resource(crd)
-              .forceConflicts()
-              .serverSideApply());
-    }
-    for (CustomResourceDefinition crd : crds) {
-      awaitServed(admin, crd, deadlineNanos);
-    }
-    return applied;
-  }
-
-  private void awaitServed(
-      KubernetesClient admin, CustomResourceDefinition crd, long deadlineNanos) {
-    String name = crd.getMetadata().getName();
-    Readiness.await(
-        "CRD " + name + " established",
-        deadlineNanos,
-        List.of(),
-        () -> {
-          CustomResourceDefinition current =
-              admin.apiextensions().v1().customResourceDefinitions().withName(name).get();
-          return current != null
-              && current.getStatus() != null
-              && current.getStatus().getConditions() != null
-              && current.getStatus().getConditions().stream()
-                  .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
-        });
-    for (CustomResourceDefinitionVersion served :
-        crd.getSpec().getVersions().stream()
-            .filter(v -> Boolean.TRUE.equals(v.getServed()))
-            .toList()) {
-      ResourceDefinitionContext context =
-          new ResourceDefinitionContext.Builder()
-              .withGroup(crd.getSpec().getGroup())
-              .withVersion(served.getName())
-              .withPlural(crd.getSpec().getNames().getPlural())
-              .withKind(crd.getSpec().getNames().getKind())
-              .withNamespaced("Namespaced".equals(crd.getSpec().getScope()))
-              .build();
-      Readiness.await(
-          "CRD " + name + " served at version " + served.getName(),
-          deadlineNanos,
-          List.of(),
-          () -> {
-            try {
-              var resources = admin.genericKubernetesResources(context);
-              var limitOne = new ListOptionsBuilder().withLimit(1L).build();
-              if (Boolean.TRUE.equals(context.isNamespaceScoped())) {
-                resources.inAnyNamespace().list(limitOne);
-              } else {
-                resources.list(limitOne);
-              }
-              return true;
-            } catch (KubernetesClientException e) {
-              if (e.getCode() == 404 || e.getCode() == 503) {
-                return false;
-              }
-              throw e;
-            }
-          });
-    }
+    return CrdInstaller.install(client(), crds, deadlineNanos);
   }
 
   @Override

@@ -50,6 +50,23 @@ final class Pem {
   }
 
   /**
+   * {@link #trusting} for files a server process is still writing: null while a file is missing,
+   * empty or holds an incomplete certificate.
+   */
+  static SSLContext trustingOnceWritten(List<Path> pemFiles) {
+    for (Path file : pemFiles) {
+      if (!Files.isRegularFile(file)) {
+        return null;
+      }
+    }
+    try {
+      return trusting(pemFiles);
+    } catch (IllegalArgumentException | UncheckedIOException incomplete) {
+      return null;
+    }
+  }
+
+  /**
    * A TLS context that trusts exactly the certificates in {@code pemFiles} (each may hold a chain).
    *
    * @throws IllegalArgumentException if a file holds no certificate

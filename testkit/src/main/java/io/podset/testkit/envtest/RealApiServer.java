@@ -77,6 +77,17 @@ public interface RealApiServer extends AutoCloseable {
   Config serviceAccountConfig(String namespace, String serviceAccount);
 
   /**
+   * Writes a kubeconfig that authenticates as a ServiceAccount, as {@link #serviceAccountConfig}
+   * does, for a process or a CLI that reads a kubeconfig file.
+   *
+   * @return {@code path}
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if a name is blank
+   * @throws java.io.UncheckedIOException if it cannot be written
+   */
+  Path writeKubeconfig(Path path, String namespace, String serviceAccount);
+
+  /**
    * A client for {@link #serviceAccountConfig}; closed with the server.
    *
    * @throws NullPointerException if an argument is null

@@ -157,9 +157,8 @@ public final class RealApiServerExtension
     return builder;
   }
 
-  /** Closes the server when its JUnit scope ends. */
-  private record Resource(RealApiServer server)
-      implements ExtensionContext.Store.CloseableResource, AutoCloseable {
+  /** Closes the server when its JUnit scope ends (JUnit closes AutoCloseable store values). */
+  private record Resource(RealApiServer server) implements AutoCloseable {
     @Override
     public void close() {
       server.close();

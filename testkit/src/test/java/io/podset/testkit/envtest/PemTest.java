@@ -10,6 +10,7 @@ import java.security.interfaces.RSAPublicKey;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +41,20 @@ class PemTest {
 
     assertThat(pem).startsWith("-----BEGIN TEST-----\n").endsWith("\n-----END TEST-----\n");
     assertThat(pem.lines().skip(1).limit(1).findFirst().orElseThrow()).hasSize(64);
+  }
+
+  @Test
+  void trustingOnceWritten_missingEmptyOrTruncated_isNull_thenTrusts() throws Exception {
+    Path cert = temp.resolve("server.crt");
+    String complete = Files.readString(Path.of("src/test/resources/envtest/test-cert.pem"));
+
+    assertThat(Pem.trustingOnceWritten(List.of(cert))).isNull();
+    Files.writeString(cert, "");
+    assertThat(Pem.trustingOnceWritten(List.of(cert))).isNull();
+    Files.writeString(cert, complete.substring(0, complete.length() / 2));
+    assertThat(Pem.trustingOnceWritten(List.of(cert))).isNull();
+    Files.writeString(cert, complete);
+    assertThat(Pem.trustingOnceWritten(List.of(cert))).isNotNull();
   }
 
   private static byte[] der(Path file, String type) throws Exception {
