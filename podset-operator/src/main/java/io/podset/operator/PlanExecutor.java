@@ -201,7 +201,7 @@ final class PlanExecutor implements AutoCloseable {
           client
               .pods()
               .inNamespace(pod.getMetadata().getNamespace())
-              .withName(name)
+              .resource(pod) // not withName: fabric8 would GET the pod before the patch
               .patch(PatchContext.of(PatchType.JSON), patch);
       patchedPods.patched(key, name, patched.getMetadata().getResourceVersion());
       if (update != null) {

@@ -175,6 +175,8 @@ class PodSetControllerIT {
     String pods = "/api/v1/namespaces/" + namespace + "/pods";
     assertThat(writes("POST " + pods)).isEqualTo(10);
     assertThat(writes("DELETE " + pods + "/")).isEqualTo(10);
+    // The reconciler reads only its caches: no GET before a status write either.
+    assertThat(recording.reads()).isEmpty();
   }
 
   @Test
@@ -246,6 +248,8 @@ class PodSetControllerIT {
               assertThat(p.getMetadata().getUid()).isEqualTo(uids.get(p.getMetadata().getName()));
             });
     assertThat(writes("POST")).isEqualTo(3);
+    // Image patches are sent without reading the pod first.
+    assertThat(recording.reads()).isEmpty();
   }
 
   @Test

@@ -32,6 +32,7 @@ final class RecordingClient implements AutoCloseable {
   private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
 
   private final List<String> writes = new CopyOnWriteArrayList<>();
+  private final List<String> reads = new CopyOnWriteArrayList<>();
   private final List<String> refused = new CopyOnWriteArrayList<>();
   private final List<Long> refusedAtNanos = new CopyOnWriteArrayList<>();
   private final AtomicReference<Refusal> refusal = new AtomicReference<>();
@@ -76,6 +77,7 @@ final class RecordingClient implements AutoCloseable {
           @Override
           public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
             if (READS.contains(request.method())) {
+              reads.add(request.method() + " " + request.uri().getPath());
               return;
             }
             String path = request.uri().getPath();
@@ -99,6 +101,11 @@ final class RecordingClient implements AutoCloseable {
 
   KubernetesClient client() {
     return client;
+  }
+
+  /** The reads sent ({@code METHOD path}), oldest first. */
+  List<String> reads() {
+    return List.copyOf(reads);
   }
 
   /** Refuses pod creations from now on with {@code code}, {@code reason} and {@code message}. */

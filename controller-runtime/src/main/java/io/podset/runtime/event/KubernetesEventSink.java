@@ -1,6 +1,7 @@
 package io.podset.runtime.event;
 
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -34,7 +35,15 @@ final class KubernetesEventSink implements EventSink {
           .v1()
           .events()
           .inNamespace(namespace)
-          .withName(name)
+          // An object naming the Event, not withName(name): fabric8 GETs the object before a
+          // string patch unless it is given one.
+          .resource(
+              new EventBuilder()
+                  .withNewMetadata()
+                  .withNamespace(namespace)
+                  .withName(name)
+                  .endMetadata()
+                  .build())
           .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
       return true;
     } catch (KubernetesClientException e) {
