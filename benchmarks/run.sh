@@ -5,7 +5,8 @@
 #
 #   benchmarks/run.sh            full run, the numbers we publish
 #   benchmarks/run.sh --quick    routine check, under 5 minutes on 2 cores
-#   benchmarks/run.sh --quick workqueue apiserver    only some areas (workqueue, apiserver, informer)
+#   benchmarks/run.sh --quick workqueue apiserver    only some areas (workqueue, apiserver,
+#                                                    informer, converge, latency)
 #
 # Builds what it needs with ./mvnw (package, tests skipped) and go. Progress goes to stderr, the
 # figure lines to stdout. Every server it starts listens on 127.0.0.1 only and is stopped at exit.
@@ -17,9 +18,9 @@ for arg in "$@"; do
   case "$arg" in
     --quick) mode=quick ;;
     --full) mode=full ;;
-    workqueue | apiserver | informer) areas+=("$arg") ;;
+    workqueue | apiserver | informer | converge | latency) areas+=("$arg") ;;
     -h | --help)
-      sed -n '2,11p' "$0"
+      sed -n '2,12p' "$0"
       exit 0
       ;;
     *)
@@ -29,7 +30,7 @@ for arg in "$@"; do
   esac
 done
 if [[ ${#areas[@]} -eq 0 ]]; then
-  areas=(workqueue apiserver informer)
+  areas=(workqueue apiserver informer converge latency)
 fi
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,12 +47,16 @@ if [[ $mode == quick ]]; then
   go_opts=(-count 3 -benchtime 500ms)
   api_repeats=1 api_seconds=2 api_rounds=2 api_startups=5
   informer_sizes=(10000) informer_repeats=1
+  converge_podsets=200 converge_repeats=1
+  latency_rates=100,1000,5000 latency_seconds=5
 else
   jmh_opts=(-f 3 -wi 3 -w 2s -i 5 -r 2s)
   wq_adds_dedup=4000000 wq_adds_unique=1000000 wq_warm=3 wq_rounds=7
   go_opts=(-count 7 -benchtime 2s)
   api_repeats=3 api_seconds=5 api_rounds=3 api_startups=10
   informer_sizes=(10000 50000) informer_repeats=3
+  converge_podsets=1000 converge_repeats=3
+  latency_rates=100,1000,5000 latency_seconds=20
 fi
 
 log() { printf '[run.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -98,27 +103,36 @@ if has_area workqueue; then
 fi
 
 # An API server in its own JVM on its own CPU: start_server <kind> [ServerMain options...] sets
-# server_url; stop_server closes its standard input, which stops it.
+# server_url; stop_server closes its standard input, which stops it. start_main <label> <class>
+# [args...] does the same for another server main class (the operator benchmarks' drivers), whose
+# output is in $server_out.
 server_pid=
+server_out=
 start_server() {
-  local kind=$1 out
-  out="$raw/server-$kind-$((++server_runs)).txt"
+  local kind=$1
+  shift
+  start_main "$kind" io.podset.benchmarks.server.ServerMain "$kind" "$@"
+}
+start_main() {
+  local label=$1 main=$2
+  shift 2
+  server_out="$raw/server-$label-$((++server_runs)).txt"
   rm -f "$raw/server.in"
   mkfifo "$raw/server.in"
-  "${pin_server[@]}" java -Xmx8g -XX:+UseG1GC -cp "$cp" io.podset.benchmarks.server.ServerMain "$@" \
-    <"$raw/server.in" >"$out" 2>"$out.log" &
+  "${pin_server[@]}" java -Xmx8g -XX:+UseG1GC -cp "$cp" "$main" "$@" \
+    <"$raw/server.in" >"$server_out" 2>"$server_out.log" &
   server_pid=$!
   exec 3>"$raw/server.in"
   local deadline=$((SECONDS + 900))
-  until grep -q '^READY ' "$out"; do
+  until grep -q '^READY ' "$server_out"; do
     if ! kill -0 "$server_pid" 2>/dev/null || ((SECONDS > deadline)); then
-      tail -20 "$out.log" >&2
-      echo "server $kind did not become ready" >&2
+      tail -20 "$server_out.log" >&2
+      echo "server $label did not become ready" >&2
       exit 1
     fi
     sleep 0.2
   done
-  server_url=$(sed -n 's/^READY //p' "$out")
+  server_url=$(sed -n 's/^READY //p' "$server_out")
 }
 stop_server() {
   exec 3>&-
@@ -126,8 +140,38 @@ stop_server() {
   server_pid=
   rm -f "$raw/server.in"
 }
+# A contender JVM on the other CPUs against the running server: run_contender <label> <class>
+# [args...] starts it, waits until the server prints DONE (or exits), then closes the contender's
+# standard input, which stops it.
+contender_pid=
+run_contender() {
+  local label=$1 main=$2
+  shift 2
+  local out="$raw/contender-$label-$server_runs.log"
+  rm -f "$raw/contender.in"
+  mkfifo "$raw/contender.in"
+  "${pin_client[@]}" java -Xmx2g -XX:+UseG1GC -cp "$cp" "$main" "$@" \
+    <"$raw/contender.in" >"$out" 2>&1 &
+  contender_pid=$!
+  exec 4>"$raw/contender.in"
+  local deadline=$((SECONDS + 1200))
+  until grep -q '^DONE' "$server_out"; do
+    if ! kill -0 "$server_pid" 2>/dev/null || ! kill -0 "$contender_pid" 2>/dev/null ||
+      ((SECONDS > deadline)); then
+      tail -20 "$server_out.log" "$out" >&2
+      echo "run of $label did not finish" >&2
+      exit 1
+    fi
+    sleep 0.5
+  done
+  exec 4>&-
+  wait "$contender_pid" || true
+  contender_pid=
+  rm -f "$raw/contender.in"
+}
 cleanup() {
   if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; fi
+  if [[ -n $contender_pid ]]; then kill "$contender_pid" 2>/dev/null || true; fi
 }
 trap cleanup EXIT
 server_runs=0
@@ -158,6 +202,19 @@ if has_area informer; then
       done
     done
     stop_server
+  done
+fi
+
+if has_area converge; then
+  for ((rep = 1; rep <= converge_repeats; rep++)); do
+    for contender in ours josdk seed-loop; do
+      log "converge: $contender, $converge_podsets PodSets x 3 pods (repeat $rep/$converge_repeats)"
+      start_main "converge-$contender" io.podset.benchmarks.operator.ConvergeServer \
+        "$converge_podsets" 3 10
+      run_contender "converge-$contender" io.podset.benchmarks.operator.ConvergeContender \
+        "$contender" "$server_url"
+      stop_server
+    done
   done
 fi
 

@@ -39,8 +39,14 @@ public record Comparison(
     Objects.requireNonNull(goal, "goal");
   }
 
-  /** How much better we are: above 1 when ours is better, whichever direction the unit has. */
+  /**
+   * How much better we are: above 1 when ours is better, whichever direction the unit has; 1 when
+   * both are equal (zero conflicts each, say), infinite when ours is zero and the peer's is not.
+   */
   public double ratio() {
+    if (ours == theirs) {
+      return 1.0;
+    }
     boolean higher = unit.endsWith("/s");
     return higher ? ours / theirs : theirs / ours;
   }

@@ -19,7 +19,16 @@ final class Figures {
           Map.entry("apiserver.watch_events", "events delivered to 100 watchers, 300 creates"),
           Map.entry("informer.sync_time", "pod informer start to synced, fresh JVM"),
           Map.entry("informer.retained_per_object", "heap retained per cached pod after full GC"),
-          Map.entry("informer.peak_heap", "peak heap during the initial sync"));
+          Map.entry("informer.peak_heap", "peak heap during the initial sync"),
+          Map.entry(
+              "operator.converge_time",
+              "PodSets x 3 pods, kubelet ready at once: first create to all readyReplicas=3"),
+          Map.entry(
+              "operator.converge_api_calls", "API calls made while converging (server journal)"),
+          Map.entry(
+              "operator.converge_api_calls_no_events",
+              "API calls made while converging, core/v1 Events left out"),
+          Map.entry("operator.converge_conflicts", "API calls answered 409 while converging"));
 
   private Figures() {}
 

@@ -28,8 +28,8 @@ public record Goal(Pattern figures, Pattern peers, double minRatio) {
           of("informer\\.sync_time\\..*", "fabric8-.*", 2.0),
           of("informer\\.retained_per_object\\..*", "fabric8-.*", 2.0),
           of("apiserver\\..*", "fabric8-.*", 3.0),
-          of("operator\\.converge_time", "josdk", 2.0),
-          of("operator\\.converge_time", "seed-loop", 10.0),
+          of("operator\\.converge_time\\..*", "josdk", 2.0),
+          of("operator\\.converge_time\\..*", "seed-loop", 10.0),
           of("operator\\.latency_p99\\..*", "josdk", 2.0));
 
   /** Validates the fields. */

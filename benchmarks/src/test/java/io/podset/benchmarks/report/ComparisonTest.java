@@ -34,6 +34,35 @@ class ComparisonTest {
   }
 
   @Test
+  void ratio_bothZero_isOne_andOursZeroIsInfinitelyBetter() {
+    List<Comparison> comparisons =
+        Comparison.of(
+            List.of(
+                new ResultLine("operator.converge_conflicts.1000", "ours", 0, "conflicts"),
+                new ResultLine("operator.converge_conflicts.1000", "josdk", 0, "conflicts"),
+                new ResultLine("operator.converge_conflicts.1000", "seed-loop", 12, "conflicts")),
+            Goal.ISSUE_10);
+
+    assertThat(comparisons.get(0).ratio()).isEqualTo(1.0);
+    assertThat(comparisons.get(1).ratio()).isInfinite();
+  }
+
+  @Test
+  void goal_convergeTime_needs2xJosdk_and10xSeedLoop() {
+    List<Comparison> comparisons =
+        Comparison.of(
+            List.of(
+                new ResultLine("operator.converge_time.1000", "ours", 1000, "ms"),
+                new ResultLine("operator.converge_time.1000", "josdk", 2500, "ms"),
+                new ResultLine("operator.converge_time.1000", "seed-loop", 9000, "ms")),
+            Goal.ISSUE_10);
+
+    assertThat(comparisons).extracting(Comparison::peer).containsExactly("josdk", "seed-loop");
+    assertThat(comparisons.get(0).met()).contains(true);
+    assertThat(comparisons.get(1).met()).contains(false);
+  }
+
+  @Test
   void ratio_ofRates_isOursOverTheirs() {
     List<Comparison> comparisons =
         Comparison.of(

@@ -1,0 +1,102 @@
+package io.podset.benchmarks.operator;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.podset.api.v1alpha1.PodSet;
+import io.podset.operator.PodSetController;
+import io.podset.operator.PodSetOptions;
+import io.podset.runtime.cache.Indexers;
+import io.podset.runtime.controller.Controller;
+import io.podset.runtime.controller.Controllers;
+import io.podset.runtime.event.EventRecorders;
+import io.podset.runtime.informer.SharedInformer;
+import io.podset.runtime.informer.SharedInformerFactory;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Benchmark 3, contender side: runs one PodSet operator against the server until standard input
+ * closes (or the JVM is stopped), after announcing itself ({@link Control}).
+ *
+ * <p>Usage: {@code ConvergeContender <ours|seed-loop|josdk> <server url>}.
+ *
+ * <ul>
+ *   <li>{@code ours}: the operator's real wiring, {@link PodSetController} with default options and
+ *       a real event recorder, on our runtime.
+ *   <li>{@code seed-loop}: {@link SeedLoopReconciler} on our runtime, one worker (as the seed's
+ *       operator-sdk default).
+ *   <li>{@code josdk}: {@link JosdkPodSetReconciler} on java-operator-sdk with its default
+ *       configuration (reconciliation threads and all).
+ * </ul>
+ */
+public final class ConvergeContender {
+
+  private static final List<String> CONTENDERS = List.of("ours", "seed-loop", "josdk");
+
+  private ConvergeContender() {}
+
+  /** Runs the contender; see the class documentation. */
+  public static void main(String[] args) throws Exception {
+    if (args.length != 2 || !CONTENDERS.contains(args[0])) {
+      throw new IllegalArgumentException(
+          "usage: ConvergeContender <" + String.join("|", CONTENDERS) + "> <server url>");
+    }
+    String contender = args[0];
+    URI url = URI.create(args[1]);
+    try (KubernetesClient client = Control.client(url, null)) {
+      AutoCloseable running =
+          switch (contender) {
+            case "ours" -> ours(client);
+            case "seed-loop" -> seedLoop(client);
+            default -> josdk(client);
+          };
+      Control.announce(client, contender);
+      System.err.println(contender + " running");
+      ConvergeServer.awaitEndOfInput(System.in);
+      running.close();
+    }
+  }
+
+  private static AutoCloseable ours(KubernetesClient client) {
+    SharedInformerFactory informers = SharedInformerFactory.create(client);
+    Controller controller =
+        PodSetController.create(
+            client,
+            informers,
+            EventRecorders.create(client, "podset-operator", "bench"),
+            PodSetOptions.defaults());
+    controller.start();
+    return () -> {
+      controller.close();
+      informers.close();
+    };
+  }
+
+  private static AutoCloseable seedLoop(KubernetesClient client) {
+    SharedInformerFactory informers = SharedInformerFactory.create(client);
+    SharedInformer<PodSet> podSets = informers.informerFor(PodSet.class);
+    SharedInformer<Pod> pods = informers.informerFor(Pod.class);
+    pods.addIndexers(Map.of(Indexers.CONTROLLER_UID, Indexers.byControllerUid()));
+    Controller controller =
+        Controllers.builder(informers)
+            .named("seed-loop")
+            .forResource(PodSet.class)
+            .owns(Pod.class)
+            .reconciler(new SeedLoopReconciler(client, podSets.indexer(), pods.indexer()))
+            .build();
+    controller.start();
+    return () -> {
+      controller.close();
+      informers.close();
+    };
+  }
+
+  private static AutoCloseable josdk(KubernetesClient client) {
+    Operator operator = new Operator(overrider -> overrider.withKubernetesClient(client));
+    operator.register(new JosdkPodSetReconciler());
+    operator.start();
+    return operator::stop;
+  }
+}

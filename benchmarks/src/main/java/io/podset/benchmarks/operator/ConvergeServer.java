@@ -1,0 +1,305 @@
+package io.podset.benchmarks.operator;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.podset.api.v1alpha1.PodSet;
+import io.podset.api.v1alpha1.PodSetSpec;
+import io.podset.benchmarks.report.ResultLine;
+import io.podset.testkit.FakeApiServer;
+import io.podset.testkit.KubeletOptions;
+import io.podset.testkit.RequestJournal;
+import io.podset.testkit.RequestRecord;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Benchmark 3, server side: the fake API server with the PodSet CRD and a simulated kubelet that
+ * makes pods Ready at once, and the driver. Once a contender announced itself ({@link Control}), it
+ * creates {@code podsets} PodSets of {@code replicas} replicas over {@code namespaces} namespaces
+ * (8 threads) and waits until every one shows {@code status.readyReplicas == replicas}.
+ *
+ * <p>Prints {@link ResultLine}s for the contender, each figure suffixed with {@code .<podsets>}:
+ * {@code operator.converge_time} (ms, first create to the last PodSet ready, as seen by the
+ * driver's watch), {@code operator.converge_api_calls} (requests the contender made from the first
+ * create until 2 s after convergence, from the server's request journal), {@code
+ * operator.converge_api_calls_no_events} (the same without core/v1 Events) and {@code
+ * operator.converge_conflicts} (requests answered 409), then {@code DONE}; a per-verb breakdown
+ * goes to standard error. Serves until standard input closes.
+ *
+ * <p>Usage: {@code ConvergeServer <podsets> <replicas> <namespaces>}.
+ */
+public final class ConvergeServer {
+
+  private static final String CRD = "META-INF/fabric8/" + PodSet.CRD_NAME + "-v1.yml";
+  private static final int CREATE_THREADS = 8;
+  private static final Duration SETTLE = Duration.ofSeconds(2);
+  private static final Duration TIMEOUT = Duration.ofMinutes(15);
+  private static final int WARM_UP = 200;
+
+  private ConvergeServer() {}
+
+  /** Runs one convergence; see the class documentation. */
+  public static void main(String[] args) throws Exception {
+    if (args.length != 3) {
+      throw new IllegalArgumentException("usage: ConvergeServer <podsets> <replicas> <namespaces>");
+    }
+    int podSets = positive("podsets", args[0]);
+    int replicas = positive("replicas", args[1]);
+    int namespaces = positive("namespaces", args[2]);
+    try (FakeApiServer server =
+            FakeApiServer.builder()
+                .historyWindow(200_000)
+                .kubelet(KubeletOptions.immediate())
+                .start();
+        KubernetesClient driver = Control.client(server.url(), Control.DRIVER_AGENT)) {
+      try (InputStream crd = ConvergeServer.class.getClassLoader().getResourceAsStream(CRD)) {
+        if (crd == null) {
+          throw new IllegalStateException("the PodSet CRD is missing from the classpath: " + CRD);
+        }
+        server.installCrds(crd);
+      }
+      for (int n = 0; n < namespaces; n++) {
+        driver
+            .namespaces()
+            .resource(
+                new NamespaceBuilder().withNewMetadata().withName(ns(n)).endMetadata().build())
+            .create();
+      }
+      warmUp(driver);
+      System.out.println("READY " + server.url());
+      System.out.flush();
+      String contender = Control.awaitContender(driver, Duration.ofMinutes(10));
+      System.err.println("contender " + contender + " announced itself");
+
+      Set<String> ready = ConcurrentHashMap.newKeySet();
+      CountDownLatch converged = new CountDownLatch(1);
+      long[] convergedAt = new long[1];
+      Watch watch =
+          driver
+              .resources(PodSet.class)
+              .inAnyNamespace()
+              .watch(
+                  new Watcher<>() {
+                    @Override
+                    public void eventReceived(Action action, PodSet podSet) {
+                      var status = podSet.getStatus();
+                      if (action != Action.DELETED
+                          && status != null
+                          && status.readyReplicas() == replicas
+                          && ready.add(podSet.getMetadata().getNamespace() + "/" + name(podSet))
+                          && ready.size() == podSets) {
+                        convergedAt[0] = System.nanoTime();
+                        converged.countDown();
+                      }
+                    }
+
+                    @Override
+                    public void onClose(WatcherException cause) {
+                      System.err.println("driver watch closed: " + cause);
+                    }
+                  });
+      RequestJournal.Mark mark = server.journal().mark();
+      long start = System.nanoTime();
+      Instant firstCreate = Instant.now();
+      create(driver, podSets, replicas, namespaces);
+      System.err.printf(
+          "created %d PodSets in %.1f s%n", podSets, (System.nanoTime() - start) / 1e9);
+      if (!converged.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+        watch.close();
+        throw new IllegalStateException(
+            contender
+                + ": only "
+                + ready.size()
+                + " of "
+                + podSets
+                + " PodSets ready after "
+                + TIMEOUT);
+      }
+      double millis = (convergedAt[0] - start) / 1e6;
+      Thread.sleep(SETTLE.toMillis());
+      watch.close();
+      List<RequestRecord> calls = contenderCalls(server.journal(), mark);
+      long conflicts = calls.stream().filter(r -> r.status() == 409).count();
+      int pods = driver.pods().inAnyNamespace().list().getItems().size();
+      System.err.printf(
+          "%s: converged in %.0f ms, %d API calls, %d conflicts, %d pods at the end%n",
+          contender, millis, calls.size(), conflicts, pods);
+      breakdown(calls, firstCreate).forEach((k, v) -> System.err.println("  " + k + ": " + v));
+      System.out.println(
+          new ResultLine("operator.converge_time", contender, millis, "ms").format());
+      System.out.println(
+          new ResultLine("operator.converge_api_calls", contender, calls.size(), "calls").format());
+      System.out.println(
+          new ResultLine("operator.converge_conflicts", contender, conflicts, "conflicts")
+              .format());
+      System.out.println("DONE");
+      System.out.flush();
+      awaitEndOfInput(System.in);
+    }
+  }
+
+  /**
+   * Warms the server's and the driver's paths (JIT, Jackson deserializers) before a contender
+   * connects: creates, watches and deletes {@value #WARM_UP} PodSets in their own namespace.
+   */
+  private static void warmUp(KubernetesClient driver) throws Exception {
+    long start = System.nanoTime();
+    String namespace = "converge-warm-up";
+    driver
+        .namespaces()
+        .resource(
+            new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+        .create();
+    CountDownLatch seen = new CountDownLatch(WARM_UP);
+    try (Watch watch =
+        driver
+            .resources(PodSet.class)
+            .inNamespace(namespace)
+            .watch(
+                new Watcher<>() {
+                  @Override
+                  public void eventReceived(Action action, PodSet podSet) {
+                    if (action == Action.ADDED) {
+                      seen.countDown();
+                    }
+                  }
+
+                  @Override
+                  public void onClose(WatcherException cause) {}
+                })) {
+      for (int i = 0; i < WARM_UP; i++) {
+        driver
+            .resources(PodSet.class)
+            .inNamespace(namespace)
+            .resource(PodSet.of(namespace, "warm-up-" + i, PodSetSpec.ofReplicas(1)))
+            .create();
+      }
+      seen.await(1, TimeUnit.MINUTES);
+    }
+    driver.resources(PodSet.class).inNamespace(namespace).delete();
+    System.err.printf("warmed up in %.1f s%n", (System.nanoTime() - start) / 1e9);
+  }
+
+  private static void print(String figure, String contender, double value, String unit) {
+    System.out.println(new ResultLine(figure, contender, value, unit).format());
+  }
+
+  static String ns(int n) {
+    return "converge-" + n;
+  }
+
+  private static String name(PodSet podSet) {
+    return podSet.getMetadata().getName();
+  }
+
+  private static void create(KubernetesClient driver, int podSets, int replicas, int namespaces)
+      throws Exception {
+    AtomicInteger next = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(CREATE_THREADS);
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < CREATE_THREADS; t++) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  for (int i = next.getAndIncrement(); i < podSets; i = next.getAndIncrement()) {
+                    String namespace = ns(i % namespaces);
+                    driver
+                        .resources(PodSet.class)
+                        .inNamespace(namespace)
+                        .resource(PodSet.of(namespace, "ps-" + i, PodSetSpec.ofReplicas(replicas)))
+                        .create();
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> future : futures) {
+        future.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * The requests after {@code mark} not made by the driver.
+   *
+   * @throws IllegalStateException if the journal already dropped some of them
+   */
+  static List<RequestRecord> contenderCalls(RequestJournal journal, RequestJournal.Mark mark) {
+    List<RequestRecord> all = journal.records();
+    if (!all.isEmpty() && all.get(0).sequence() > mark.sequence() + 1) {
+      throw new IllegalStateException(
+          "the request journal dropped records after the mark: first kept #"
+              + all.get(0).sequence()
+              + ", mark #"
+              + mark.sequence());
+    }
+    return all.stream()
+        .filter(r -> r.sequence() > mark.sequence())
+        .filter(r -> !Control.DRIVER_AGENT.equals(r.userAgent()))
+        .toList();
+  }
+
+  /**
+   * Counts by {@code verb resource[/subresource] status}, with the first and last arrival in ms
+   * after {@code start}.
+   */
+  static Map<String, String> breakdown(List<RequestRecord> calls, Instant start) {
+    Map<String, long[]> counts = new TreeMap<>();
+    for (RequestRecord r : calls) {
+      String key =
+          r.verb()
+              + " "
+              + (r.resource() == null ? r.path() : r.resource())
+              + (r.subresource() == null ? "" : "/" + r.subresource())
+              + " "
+              + r.status();
+      long at = Duration.between(start, r.time()).toMillis();
+      long[] c = counts.computeIfAbsent(key, k -> new long[] {0, Long.MAX_VALUE, Long.MIN_VALUE});
+      c[0]++;
+      c[1] = Math.min(c[1], at);
+      c[2] = Math.max(c[2], at);
+    }
+    Map<String, String> out = new TreeMap<>();
+    counts.forEach((k, c) -> out.put(k, c[0] + " (from " + c[1] + " ms to " + c[2] + " ms)"));
+    return out;
+  }
+
+  static int positive(String name, String value) {
+    int parsed;
+    try {
+      parsed = Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be a number: '" + value + "'", e);
+    }
+    if (parsed < 1) {
+      throw new IllegalArgumentException(name + " must be at least 1: " + parsed);
+    }
+    return parsed;
+  }
+
+  static void awaitEndOfInput(InputStream in) throws IOException {
+    byte[] buffer = new byte[256];
+    while (in.read(buffer) >= 0) {
+      // Only the end of input matters.
+    }
+  }
+}
