@@ -48,7 +48,7 @@ if [[ $mode == quick ]]; then
   api_repeats=1 api_seconds=2 api_rounds=2 api_startups=5
   informer_sizes=(10000) informer_repeats=1
   converge_podsets=200 converge_repeats=1
-  latency_rates=100,1000,5000 latency_seconds=5
+  latency_rates=1000 latency_seconds=5
 else
   jmh_opts=(-f 3 -wi 3 -w 2s -i 5 -r 2s)
   wq_adds_dedup=4000000 wq_adds_unique=1000000 wq_warm=3 wq_rounds=7
@@ -142,23 +142,23 @@ stop_server() {
 }
 # A contender JVM on the other CPUs against the running server: run_contender <label> <class>
 # [args...] starts it, waits until the server prints DONE (or exits), then closes the contender's
-# standard input, which stops it.
+# standard input, which stops it. Its standard output (figures, if it measures) is a .txt file.
 contender_pid=
 run_contender() {
   local label=$1 main=$2
   shift 2
-  local out="$raw/contender-$label-$server_runs.log"
+  local out="$raw/contender-$label-$server_runs"
   rm -f "$raw/contender.in"
   mkfifo "$raw/contender.in"
   "${pin_client[@]}" java -Xmx2g -XX:+UseG1GC -cp "$cp" "$main" "$@" \
-    <"$raw/contender.in" >"$out" 2>&1 &
+    <"$raw/contender.in" >"$out.txt" 2>"$out.log" &
   contender_pid=$!
   exec 4>"$raw/contender.in"
   local deadline=$((SECONDS + 1200))
   until grep -q '^DONE' "$server_out"; do
     if ! kill -0 "$server_pid" 2>/dev/null || ! kill -0 "$contender_pid" 2>/dev/null ||
       ((SECONDS > deadline)); then
-      tail -20 "$server_out.log" "$out" >&2
+      tail -20 "$server_out.log" "$out.log" >&2
       echo "run of $label did not finish" >&2
       exit 1
     fi
@@ -215,6 +215,17 @@ if has_area converge; then
         "$contender" "$server_url"
       stop_server
     done
+  done
+fi
+
+if has_area latency; then
+  for contender in ours fabric8-informer josdk; do
+    log "latency: $contender at $latency_rates updates/s, ${latency_seconds}s each"
+    start_main "latency-$contender" io.podset.benchmarks.operator.LatencyServer \
+      "$latency_rates" "$latency_seconds"
+    run_contender "latency-$contender" io.podset.benchmarks.operator.LatencyContender \
+      "$contender" "$server_url"
+    stop_server
   done
 fi
 

@@ -1,0 +1,162 @@
+package io.podset.benchmarks.operator;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.javaoperatorsdk.operator.Operator;
+import io.podset.runtime.controller.Controller;
+import io.podset.runtime.controller.Controllers;
+import io.podset.runtime.informer.InformerOptions;
+import io.podset.runtime.informer.SharedInformer;
+import io.podset.runtime.informer.SharedInformerFactory;
+import io.podset.runtime.reconcile.Result;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Benchmark 4, contender side: receives the driver's ConfigMap updates and records each one's
+ * latency where the reconcile (or handler) starts, until the ConfigMap {@value LatencyServer#DONE}
+ * appears; then prints its figures ({@link LatencyRecorder}) and creates {@value
+ * LatencyServer#REPORTED}. Runs until standard input closes.
+ *
+ * <p>Usage: {@code LatencyContender <ours|fabric8-informer|josdk> <server url>}.
+ *
+ * <ul>
+ *   <li>{@code ours}: a controller on our runtime for ConfigMaps of the namespace, builder defaults
+ *       (one worker); the reconciler reads the object from the informer's cache.
+ *   <li>{@code fabric8-informer}: a bare fabric8 informer's handler, the lower bound: no queue and
+ *       no worker hand-off.
+ *   <li>{@code josdk}: a java-operator-sdk reconciler with its defaults, for the namespace.
+ * </ul>
+ */
+public final class LatencyContender {
+
+  private static final List<String> CONTENDERS = List.of("ours", "fabric8-informer", "josdk");
+
+  private LatencyContender() {}
+
+  /** Runs the contender; see the class documentation. */
+  public static void main(String[] args) throws Exception {
+    if (args.length != 2 || !CONTENDERS.contains(args[0])) {
+      throw new IllegalArgumentException(
+          "usage: LatencyContender <" + String.join("|", CONTENDERS) + "> <server url>");
+    }
+    String contender = args[0];
+    try (KubernetesClient client = Control.client(URI.create(args[1]), null)) {
+      LatencyRecorder recorder = new LatencyRecorder();
+      AtomicBoolean reported = new AtomicBoolean();
+      Runnable onDone =
+          () -> {
+            if (reported.compareAndSet(false, true)) {
+              report(client, contender, recorder);
+            }
+          };
+      AutoCloseable running =
+          switch (contender) {
+            case "ours" -> ours(client, recorder, onDone);
+            case "fabric8-informer" -> fabric8(client, recorder, onDone);
+            default -> josdk(client, recorder, onDone);
+          };
+      Control.announce(client, contender);
+      System.err.println(contender + " running");
+      ConvergeServer.awaitEndOfInput(System.in);
+      running.close();
+    }
+  }
+
+  private static void report(KubernetesClient client, String contender, LatencyRecorder recorder) {
+    List<String> summaries = new ArrayList<>();
+    recorder.results(contender, summaries).stream()
+        .filter(line -> !line.contains("." + LatencyServer.WARM + " "))
+        .forEach(System.out::println);
+    System.out.flush();
+    summaries.forEach(System.err::println);
+    client
+        .configMaps()
+        .inNamespace("default")
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(LatencyServer.REPORTED)
+                .endMetadata()
+                .build())
+        .create();
+  }
+
+  private static boolean isDone(ConfigMap configMap) {
+    return LatencyServer.DONE.equals(configMap.getMetadata().getName());
+  }
+
+  private static AutoCloseable ours(
+      KubernetesClient client, LatencyRecorder recorder, Runnable onDone) {
+    SharedInformerFactory informers = SharedInformerFactory.create(client);
+    InformerOptions options = InformerOptions.defaults().withNamespace(LatencyServer.NAMESPACE);
+    SharedInformer<ConfigMap> configMaps = informers.informerFor(ConfigMap.class, options);
+    Controller controller =
+        Controllers.builder(informers)
+            .named("latency")
+            .informerOptions(options)
+            .forResource(ConfigMap.class)
+            .reconciler(
+                request -> {
+                  configMaps
+                      .indexer()
+                      .getByKey(request.toString())
+                      .ifPresent(
+                          configMap -> {
+                            recorder.seen(configMap);
+                            if (isDone(configMap)) {
+                              onDone.run();
+                            }
+                          });
+                  return Result.done();
+                })
+            .build();
+    controller.start();
+    return () -> {
+      controller.close();
+      informers.close();
+    };
+  }
+
+  private static AutoCloseable fabric8(
+      KubernetesClient client, LatencyRecorder recorder, Runnable onDone) {
+    SharedIndexInformer<ConfigMap> informer =
+        client
+            .configMaps()
+            .inNamespace(LatencyServer.NAMESPACE)
+            .inform(
+                new ResourceEventHandler<>() {
+                  @Override
+                  public void onAdd(ConfigMap configMap) {
+                    onUpdate(null, configMap);
+                  }
+
+                  @Override
+                  public void onUpdate(ConfigMap before, ConfigMap configMap) {
+                    recorder.seen(configMap);
+                    if (isDone(configMap)) {
+                      onDone.run();
+                    }
+                  }
+
+                  @Override
+                  public void onDelete(ConfigMap configMap, boolean finalStateUnknown) {}
+                });
+    return informer::close;
+  }
+
+  private static AutoCloseable josdk(
+      KubernetesClient client, LatencyRecorder recorder, Runnable onDone) {
+    Operator operator = new Operator(overrider -> overrider.withKubernetesClient(client));
+    operator.register(
+        new JosdkLatencyReconciler(recorder, onDone),
+        o -> o.settingNamespace(LatencyServer.NAMESPACE));
+    operator.start();
+    return operator::stop;
+  }
+}

@@ -1,0 +1,169 @@
+package io.podset.benchmarks.operator;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.podset.testkit.FakeApiServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Benchmark 4, server side: the fake API server with {@value #OBJECTS} ConfigMaps in namespace
+ * {@value #NAMESPACE}, and the driver. Once a contender announced itself ({@link Control}), it
+ * updates the ConfigMaps round-robin at each rate in turn for {@code seconds} seconds: a JSON merge
+ * patch setting the annotation {@value LatencyRecorder#ANNOTATION} to the phase and the time just
+ * before sending (so the latency includes the server's handling of the write). Then it creates the
+ * ConfigMap {@value #DONE}, waits for the contender to create {@value #REPORTED} in {@code default}
+ * after printing its figures, and prints {@code DONE}. Serves until standard input closes.
+ *
+ * <p>Usage: {@code LatencyServer <rate,rate,...> <seconds>}; a phase is named after its rate
+ * ({@code 100}, {@code 1k}, {@code 5k}). The achieved rates go to standard error. A phase {@code
+ * warm} (4 s at 500/s) runs first, and contenders leave it out of their figures; each phase starts
+ * after a 2-second pause.
+ */
+public final class LatencyServer {
+
+  /** The namespace of the updated ConfigMaps. */
+  static final String NAMESPACE = "latency";
+
+  /** The ConfigMap whose creation ends the measurement. */
+  static final String DONE = "bench-done";
+
+  /** The ConfigMap (namespace {@code default}) a contender creates once it printed its figures. */
+  static final String REPORTED = "bench-reported";
+
+  /** The warm-up phase's name. */
+  static final String WARM = "warm";
+
+  private static final int OBJECTS = 1000;
+  private static final int MAX_IN_FLIGHT = 256;
+  private static final Duration PAUSE = Duration.ofSeconds(2);
+
+  private LatencyServer() {}
+
+  /** Runs the phases; see the class documentation. */
+  public static void main(String[] args) throws Exception {
+    if (args.length != 2) {
+      throw new IllegalArgumentException("usage: LatencyServer <rate,rate,...> <seconds>");
+    }
+    List<Integer> rates = new ArrayList<>();
+    for (String rate : args[0].split(",")) {
+      rates.add(ConvergeServer.positive("rate", rate.trim()));
+    }
+    int seconds = ConvergeServer.positive("seconds", args[1]);
+    try (FakeApiServer server = FakeApiServer.builder().historyWindow(200_000).start();
+        KubernetesClient driver = Control.client(server.url(), Control.DRIVER_AGENT)) {
+      driver
+          .namespaces()
+          .resource(
+              new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
+          .create();
+      for (int i = 0; i < OBJECTS; i++) {
+        driver.configMaps().inNamespace(NAMESPACE).resource(configMap("cm-" + i)).create();
+      }
+      HttpClient http =
+          HttpClient.newBuilder()
+              .version(HttpClient.Version.HTTP_1_1)
+              .connectTimeout(Duration.ofSeconds(10))
+              .build();
+      // Warms the server's patch path before a contender watches.
+      run(http, server.url(), "pre", 500, 2, "bench.podset.io/warm");
+      System.out.println("READY " + server.url());
+      System.out.flush();
+      String contender = Control.awaitContender(driver, Duration.ofMinutes(10));
+      System.err.println("contender " + contender + " announced itself");
+      run(http, server.url(), WARM, 500, 4, LatencyRecorder.ANNOTATION);
+      for (int rate : rates) {
+        // A quiet gap, so a phase does not inherit the previous one's backlog.
+        Thread.sleep(PAUSE.toMillis());
+        String phase = rate % 1000 == 0 ? rate / 1000 + "k" : String.valueOf(rate);
+        run(http, server.url(), phase, rate, seconds, LatencyRecorder.ANNOTATION);
+      }
+      Thread.sleep(1_000);
+      driver.configMaps().inNamespace(NAMESPACE).resource(configMap(DONE)).create();
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+      while (driver.configMaps().inNamespace("default").withName(REPORTED).get() == null) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(contender + " did not report within 2 minutes");
+        }
+        Thread.sleep(50);
+      }
+      System.out.println("DONE");
+      System.out.flush();
+      ConvergeServer.awaitEndOfInput(System.in);
+    }
+  }
+
+  private static ConfigMap configMap(String name) {
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(NAMESPACE)
+        .endMetadata()
+        .addToData("key", "value")
+        .build();
+  }
+
+  /** Sends {@code rate * seconds} paced updates, at most {@value #MAX_IN_FLIGHT} in flight. */
+  private static void run(
+      HttpClient http, URI url, String phase, int rate, int seconds, String annotation)
+      throws InterruptedException {
+    int total = rate * seconds;
+    Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT);
+    AtomicLong failures = new AtomicLong();
+    long start = System.nanoTime();
+    for (int i = 0; i < total; i++) {
+      long due = start + (long) (i * 1e9 / rate);
+      long wait = due - System.nanoTime();
+      if (wait > 0) {
+        LockSupport.parkNanos(wait);
+      }
+      inFlight.acquire();
+      String patch =
+          "{\"metadata\":{\"annotations\":{\""
+              + annotation
+              + "\":\""
+              + LatencyRecorder.stamp(phase, Instant.now())
+              + "\"}}}";
+      HttpRequest request =
+          HttpRequest.newBuilder(
+                  url.resolve(
+                      "/api/v1/namespaces/" + NAMESPACE + "/configmaps/cm-" + (i % OBJECTS)))
+              .header("Content-Type", "application/merge-patch+json")
+              .header("User-Agent", Control.DRIVER_AGENT)
+              .method("PATCH", HttpRequest.BodyPublishers.ofString(patch))
+              .build();
+      http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+          .whenComplete(
+              (response, error) -> {
+                inFlight.release();
+                if (error != null || response.statusCode() != 200) {
+                  failures.incrementAndGet();
+                }
+              });
+    }
+    inFlight.acquire(MAX_IN_FLIGHT);
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    System.err.printf(
+        Locale.ROOT,
+        "phase %s: %d updates in %.2f s (%.0f/s asked %d/s), %d failed%n",
+        phase,
+        total,
+        elapsed,
+        total / elapsed,
+        rate,
+        failures.get());
+  }
+}
