@@ -154,7 +154,8 @@ final class FaultFilter implements RequestFilter, FaultInjector {
     }
     for (Installed rule : rules) {
       Fault fault = rule.rule.fault();
-      if (fault.onEvents() || !rule.rule.matches(info, clock.instant())) {
+      if (fault.onEvents()
+          || !rule.rule.matches(info, request.header("user-agent"), clock.instant())) {
         continue;
       }
       if (fault.kind() == Fault.Kind.DROP_WATCH && !info.verb().equals("watch")) {

@@ -126,6 +126,36 @@ class FaultInjectionTest {
   }
 
   @Test
+  void userAgentCriterion_failsOnlyThatClientsRequests() throws Exception {
+    server
+        .faults()
+        .add(
+            FaultRule.match()
+                .verbs("list")
+                .resource("configmaps")
+                .userAgentContaining("candidate-a")
+                .inject(Fault.serverError(500)));
+    HttpRequest.Builder list =
+        HttpRequest.newBuilder(server.url().resolve("/api/v1/namespaces/default/configmaps"));
+    HttpResponse<String> fromA =
+        http.send(
+            list.copy().header("User-Agent", "candidate-a/1.0").build(),
+            HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> fromB =
+        http.send(
+            list.copy().header("User-Agent", "candidate-b/1.0").build(),
+            HttpResponse.BodyHandlers.ofString());
+
+    assertThat(fromA.statusCode()).isEqualTo(500);
+    assertThat(fromB.statusCode()).isEqualTo(200);
+    assertThat(get("/api/v1/namespaces/default/configmaps").statusCode()).isEqualTo(200);
+    assertThat(server.faults().rules().get(0).rule().toString()).contains("candidate-a");
+    assertThatThrownBy(() -> FaultRule.match().userAgentContaining(""))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("userAgentContaining");
+  }
+
+  @Test
   void probability_isSeeded_andSkipTimesBound() throws Exception {
     FaultInjector.Handle rule =
         server
