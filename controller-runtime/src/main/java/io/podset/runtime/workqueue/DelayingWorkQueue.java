@@ -2,13 +2,19 @@ package io.podset.runtime.workqueue;
 
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.PriorityQueue;
 
 /**
- * A {@link DelayingQueue} over a {@link FifoWorkQueue}: each waiting key holds one timer on the
- * queue's clock, and the earliest deadline per key wins.
+ * A {@link DelayingQueue} over a {@link FifoWorkQueue}: waiting keys sit in a heap ordered by
+ * deadline (the earliest deadline per key wins) and ONE timer on the queue's clock is armed for the
+ * heap's head; when it fires it moves every due key to the queue and re-arms itself for the next
+ * head. An {@code addAfter} costs a map and a heap insertion; it touches the timer only when its
+ * deadline becomes the earliest.
  */
 final class DelayingWorkQueue<K> implements DelayingQueue<K> {
 
@@ -18,10 +24,15 @@ final class DelayingWorkQueue<K> implements DelayingQueue<K> {
   private final Clock clock;
   private final Object lock = new Object();
 
-  // Guarded by lock. Invariants: waiting holds exactly the keys with a live timer, each mapped to
-  // that timer's Waiting (the one with the earliest deadline requested); once closed, waiting is
-  // empty and no timer is scheduled.
-  private final HashMap<K, Waiting> waiting = new HashMap<>();
+  // Guarded by lock. Invariants: waiting maps each waiting key to its live entry (the earliest
+  // deadline requested); heap holds every live entry plus stale ones (replaced by an earlier
+  // deadline), which are skipped when popped; timer is armed (timerDeadline = its deadline) for at
+  // most the head's deadline whenever waiting is non-empty, and null once closed.
+  private final HashMap<K, Waiting<K>> waiting = new HashMap<>();
+  private final PriorityQueue<Waiting<K>> heap =
+      new PriorityQueue<>((a, b) -> Long.compare(a.deadline - b.deadline, 0L));
+  private Clock.Cancellable timer;
+  private long timerDeadline;
   private boolean closed;
 
   DelayingWorkQueue(FifoWorkQueue<K> queue) {
@@ -41,21 +52,22 @@ final class DelayingWorkQueue<K> implements DelayingQueue<K> {
       queue.add(key);
       return;
     }
-    long deadline = deadline(clock.nanoTime(), delay);
+    long now = clock.nanoTime();
+    long deadline = deadline(now, delay);
     synchronized (lock) {
       if (closed) {
         return;
       }
-      Waiting current = waiting.get(key);
-      if (current != null) {
-        if (current.deadline - deadline <= 0L) {
-          return;
-        }
-        current.handle.cancel();
+      Waiting<K> current = waiting.get(key);
+      if (current != null && current.deadline - deadline <= 0L) {
+        return;
       }
-      Waiting next = new Waiting(key, deadline);
-      waiting.put(key, next);
-      next.handle = clock.schedule(delay, next);
+      Waiting<K> next = new Waiting<>(key, deadline);
+      waiting.put(key, next); // a replaced entry stays in the heap, stale
+      heap.add(next);
+      if (timer == null || deadline - timerDeadline < 0L) {
+        arm(now, deadline);
+      }
     }
   }
 
@@ -66,24 +78,55 @@ final class DelayingWorkQueue<K> implements DelayingQueue<K> {
     }
   }
 
-  private void fire(Waiting timer) {
+  /** Arms the one timer for {@code deadline}, replacing the armed one. Holds the lock. */
+  private void arm(long now, long deadline) {
+    if (timer != null) {
+      timer.cancel();
+    }
+    timerDeadline = deadline;
+    timer = clock.schedule(Duration.ofNanos(Math.max(0L, deadline - now)), this::fire);
+  }
+
+  /** The timer: moves every due key to the queue, then re-arms for the next deadline. */
+  private void fire() {
+    List<K> due = new ArrayList<>();
     synchronized (lock) {
-      // A replaced or cancelled timer may still run if it had already started; ignore it.
-      if (waiting.get(timer.key) != timer) {
+      if (closed) {
         return;
       }
-      waiting.remove(timer.key);
+      long now = clock.nanoTime();
+      for (Waiting<K> head = heap.peek();
+          head != null && head.deadline - now <= 0L;
+          head = heap.peek()) {
+        heap.poll();
+        if (waiting.get(head.key) == head) {
+          waiting.remove(head.key);
+          due.add(head.key);
+        }
+      }
+      // A cancelled timer that had already started may run too: it re-arms like the live one.
+      timer = null;
+      while (!heap.isEmpty() && waiting.get(heap.peek().key) != heap.peek()) {
+        heap.poll();
+      }
+      if (!heap.isEmpty()) {
+        arm(now, heap.peek().deadline);
+      }
     }
-    queue.add(timer.key);
+    for (K key : due) {
+      queue.add(key);
+    }
   }
 
   private void cancelAll() {
     synchronized (lock) {
       closed = true;
-      for (Waiting timer : waiting.values()) {
-        timer.handle.cancel();
+      if (timer != null) {
+        timer.cancel();
+        timer = null;
       }
       waiting.clear();
+      heap.clear();
     }
   }
 
@@ -155,20 +198,6 @@ final class DelayingWorkQueue<K> implements DelayingQueue<K> {
     return now + nanos;
   }
 
-  /** One key's pending timer; handle is guarded by lock (set right after scheduling). */
-  private final class Waiting implements Runnable {
-    final K key;
-    final long deadline;
-    Clock.Cancellable handle;
-
-    Waiting(K key, long deadline) {
-      this.key = key;
-      this.deadline = deadline;
-    }
-
-    @Override
-    public void run() {
-      fire(this);
-    }
-  }
+  /** A key waiting for its deadline (a {@link System#nanoTime()}-style reading). */
+  private record Waiting<K>(K key, long deadline) {}
 }

@@ -30,6 +30,40 @@ class DelayingQueueTest {
   }
 
   @Test
+  void addAfter_manyKeys_armOneTimer_andFireInDeadlineOrder() throws InterruptedException {
+    for (int i = 1000; i >= 1; i--) {
+      queue.addAfter("k" + i, Duration.ofMillis(i));
+    }
+    assertThat(clock.pendingTasks()).isEqualTo(1);
+
+    clock.advance(Duration.ofMillis(3));
+    assertThat(queue.len()).isEqualTo(3);
+    assertThat(take()).isEqualTo("k1");
+    assertThat(take()).isEqualTo("k2");
+    assertThat(take()).isEqualTo("k3");
+    assertThat(clock.pendingTasks()).isEqualTo(1);
+    assertThat(clock.nextDeadline()).contains(Duration.ofMillis(1));
+
+    clock.advance(Duration.ofMillis(997));
+    assertThat(queue.len()).isEqualTo(997);
+    assertThat(clock.pendingTasks()).isZero();
+  }
+
+  @Test
+  void addAfter_replacedDeadline_leavesNoTimerForTheOldOne() throws InterruptedException {
+    queue.addAfter("a", Duration.ofSeconds(10));
+    queue.addAfter("a", Duration.ofSeconds(1));
+
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(take()).isEqualTo("a");
+    queue.done("a");
+    clock.advance(Duration.ofSeconds(20));
+
+    assertThat(queue.len()).isZero();
+    assertThat(clock.pendingTasks()).isZero();
+  }
+
+  @Test
   void addAfter_withZeroOrNegativeDelay_addsImmediately() {
     queue.addAfter("a", Duration.ZERO);
     queue.addAfter("b", Duration.ofSeconds(-1));
