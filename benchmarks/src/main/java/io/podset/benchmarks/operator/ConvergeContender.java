@@ -57,6 +57,8 @@ public final class ConvergeContender {
       ConvergeServer.awaitEndOfInput(System.in);
       running.close();
     }
+    // java-operator-sdk leaves non-daemon threads behind after stop().
+    System.exit(0);
   }
 
   private static AutoCloseable ours(KubernetesClient client) {

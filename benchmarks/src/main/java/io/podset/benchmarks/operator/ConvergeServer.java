@@ -142,13 +142,16 @@ public final class ConvergeServer {
           "%s: converged in %.0f ms, %d API calls, %d conflicts, %d pods at the end%n",
           contender, millis, calls.size(), conflicts, pods);
       breakdown(calls, firstCreate).forEach((k, v) -> System.err.println("  " + k + ": " + v));
-      System.out.println(
-          new ResultLine("operator.converge_time", contender, millis, "ms").format());
-      System.out.println(
-          new ResultLine("operator.converge_api_calls", contender, calls.size(), "calls").format());
-      System.out.println(
-          new ResultLine("operator.converge_conflicts", contender, conflicts, "conflicts")
-              .format());
+      long events = calls.stream().filter(r -> "events".equals(r.resource())).count();
+      String size = "." + podSets;
+      print("operator.converge_time" + size, contender, millis, "ms");
+      print("operator.converge_api_calls" + size, contender, calls.size(), "calls");
+      print(
+          "operator.converge_api_calls_no_events" + size,
+          contender,
+          calls.size() - events,
+          "calls");
+      print("operator.converge_conflicts" + size, contender, conflicts, "conflicts");
       System.out.println("DONE");
       System.out.flush();
       awaitEndOfInput(System.in);

@@ -66,6 +66,8 @@ public final class LatencyContender {
       ConvergeServer.awaitEndOfInput(System.in);
       running.close();
     }
+    // java-operator-sdk leaves non-daemon threads behind after stop().
+    System.exit(0);
   }
 
   private static void report(KubernetesClient client, String contender, LatencyRecorder recorder) {
