@@ -66,7 +66,7 @@ final class DelayingWorkQueue<K> implements DelayingQueue<K> {
       waiting.put(key, next); // a replaced entry stays in the heap, stale
       heap.add(next);
       if (timer == null || deadline - timerDeadline < 0L) {
-        arm(now, deadline);
+        arm(deadline);
       }
     }
   }
@@ -78,13 +78,18 @@ final class DelayingWorkQueue<K> implements DelayingQueue<K> {
     }
   }
 
-  /** Arms the one timer for {@code deadline}, replacing the armed one. Holds the lock. */
-  private void arm(long now, long deadline) {
+  /**
+   * Arms the one timer for {@code deadline}, replacing the armed one. Holds the lock. The delay is
+   * taken from a fresh clock reading: one taken before the lock may be stale (another thread may
+   * have moved a manual clock on meanwhile), and a stale one would arm the timer late.
+   */
+  private void arm(long deadline) {
     if (timer != null) {
       timer.cancel();
     }
     timerDeadline = deadline;
-    timer = clock.schedule(Duration.ofNanos(Math.max(0L, deadline - now)), this::fire);
+    long delay = Math.max(0L, deadline - clock.nanoTime());
+    timer = clock.schedule(Duration.ofNanos(delay), this::fire);
   }
 
   /** The timer: moves every due key to the queue, then re-arms for the next deadline. */
@@ -110,7 +115,7 @@ final class DelayingWorkQueue<K> implements DelayingQueue<K> {
         heap.poll();
       }
       if (!heap.isEmpty()) {
-        arm(now, heap.peek().deadline);
+        arm(heap.peek().deadline);
       }
     }
     for (K key : due) {

@@ -85,14 +85,15 @@ class DelayingQueueConcurrencyIT {
                 produced.countDown();
               }));
     }
-    threads.add(
+    Thread advancer =
         new Thread(
             () -> {
               while (producing.get()) {
                 clock.advance(Duration.ofMillis(1));
                 Thread.onSpinWait();
               }
-            }));
+            });
+    threads.add(advancer);
     for (int w = 0; w < 2; w++) {
       threads.add(
           new Thread(
@@ -117,6 +118,7 @@ class DelayingQueueConcurrencyIT {
     threads.forEach(Thread::start);
     produced.await();
     producing.set(false);
+    advancer.join();
     clock.advance(Duration.ofSeconds(1));
     Waits.until(
         "every waiting key added and taken",
