@@ -84,10 +84,10 @@ class DeployManifestsTest {
     assertThat(rules)
         .extracting(r -> r.getApiGroups() + " " + r.getResources() + " " + r.getVerbs())
         .containsExactlyInAnyOrder(
-            "[app.example.com] [podsets] [get, list, watch]",
+            "[app.example.com] [podsets] [list, watch]",
             "[app.example.com] [podsets/status] [patch]",
-            "[] [pods] [get, list, watch, create, delete, patch]",
-            "[] [events] [get, create, patch]");
+            "[] [pods] [list, watch, create, delete, patch]",
+            "[] [events] [create, patch]");
     assertThat(only(Role.class).getRules())
         .extracting(r -> r.getApiGroups() + " " + r.getResources() + " " + r.getVerbs())
         .containsExactly("[coordination.k8s.io] [leases] [get, create, update]");
