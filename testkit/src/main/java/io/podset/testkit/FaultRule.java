@@ -6,8 +6,8 @@ import java.util.Set;
 
 /**
  * When to inject a {@link Fault}: the requests it applies to (verbs, resource, subresource,
- * namespace, name), which of the matching ones (skip the first n, at most k times, with a
- * probability) and during which time on the server's clock.
+ * namespace, name, user agent), which of the matching ones (skip the first n, at most k times, with
+ * a probability) and during which time on the server's clock.
  *
  * <pre>{@code
  * server.faults().add(FaultRule.match().verbs("create").resource("pods").nth(2)
@@ -26,6 +26,7 @@ public final class FaultRule {
   private final String subresource;
   private final String namespace;
   private final String name;
+  private final String userAgent;
   private final long skip;
   private final long times;
   private final double probability;
@@ -41,6 +42,7 @@ public final class FaultRule {
     this.subresource = b.subresource;
     this.namespace = b.namespace;
     this.name = b.name;
+    this.userAgent = b.userAgent;
     this.skip = b.skip;
     this.times = b.times;
     this.probability = b.probability;
@@ -60,20 +62,29 @@ public final class FaultRule {
     return fault;
   }
 
-  boolean matches(RequestInfo info, Instant now) {
+  boolean matches(RequestInfo info, String requestUserAgent, Instant now) {
     return (verbs == null || verbs.contains(info.verb()))
-        && matchesTarget(info.group(), info.resource(), info.namespace())
+        && matchesTarget(info.group(), info.resource(), info.namespace(), requestUserAgent)
         && (subresource == null || subresource.equals(info.subresource()))
         && (name == null || name.equals(info.name()))
         && (from == null || !now.isBefore(from))
         && (until == null || now.isBefore(until));
   }
 
-  /** Whether a watch of the resource in the namespace (null: all namespaces) is covered. */
-  boolean matchesTarget(String requestGroup, String requestResource, String requestNamespace) {
+  /**
+   * Whether a watch of the resource in the namespace (null: all namespaces), opened with the user
+   * agent (null: none), is covered.
+   */
+  boolean matchesTarget(
+      String requestGroup,
+      String requestResource,
+      String requestNamespace,
+      String requestUserAgent) {
     return (resource == null || resource.equals(requestResource))
         && (group == null || group.equals(requestGroup))
-        && (namespace == null || namespace.equals(requestNamespace));
+        && (namespace == null || namespace.equals(requestNamespace))
+        && (userAgent == null
+            || (requestUserAgent != null && requestUserAgent.contains(userAgent)));
   }
 
   long skip() {
@@ -106,6 +117,9 @@ public final class FaultRule {
           .append('/')
           .append(name == null ? "*" : name);
     }
+    if (userAgent != null) {
+      s.append(" from user agents containing \"").append(userAgent).append('"');
+    }
     return s.toString();
   }
 
@@ -117,6 +131,7 @@ public final class FaultRule {
     private String subresource;
     private String namespace;
     private String name;
+    private String userAgent;
     private long skip;
     private long times = Long.MAX_VALUE;
     private double probability = 1.0;
@@ -175,6 +190,21 @@ public final class FaultRule {
     /** Only requests naming this object. */
     public Builder name(String objectName) {
       this.name = Objects.requireNonNull(objectName, "objectName");
+      return this;
+    }
+
+    /**
+     * Only requests (and, for event faults, watch streams) whose {@code User-Agent} header contains
+     * {@code text}: one client among several, for instance one instance of a replicated operator.
+     *
+     * @throws IllegalArgumentException if {@code text} is empty
+     */
+    public Builder userAgentContaining(String text) {
+      Objects.requireNonNull(text, "text");
+      if (text.isEmpty()) {
+        throw new IllegalArgumentException("userAgentContaining needs a non-empty text");
+      }
+      this.userAgent = text;
       return this;
     }
 

@@ -291,6 +291,60 @@ class FaultInjectionTest {
   }
 
   @Test
+  void userAgentContaining_scopesRequestAndEventFaults_andDropWatches() throws Exception {
+    server
+        .faults()
+        .add(
+            FaultRule.match()
+                .verbs("create")
+                .resource("configmaps")
+                .userAgentContaining("instance-a")
+                .inject(Fault.conflict()));
+    String body = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"%s\"}}";
+    assertThat(post("/api/v1/namespaces/default/configmaps", body.formatted("a"), "op/instance-a"))
+        .isEqualTo(409);
+    assertThat(post("/api/v1/namespaces/default/configmaps", body.formatted("b"), "op/instance-b"))
+        .isEqualTo(201);
+    FaultInjector.Handle hold =
+        server
+            .faults()
+            .add(
+                FaultRule.match()
+                    .resource("configmaps")
+                    .userAgentContaining("instance-a")
+                    .inject(Fault.holdEvents()));
+    String path = "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=";
+    String from = Long.toString(server.resourceVersion());
+    try (HttpWatch a = new HttpWatch(server.url(), path + from, "op/instance-a");
+        HttpWatch b = new HttpWatch(server.url(), path + from, "op/instance-b")) {
+      createConfigMap("c");
+      assertThat(b.next().path("object").path("metadata").path("name").asText()).isEqualTo("c");
+      assertThat(hold.injected()).isEqualTo(1);
+      assertThat(a.isEmpty()).isTrue();
+      assertThat(server.faults().dropWatches("configmaps", "instance-a")).isEqualTo(1);
+      assertThat(a.awaitEnd()).isTrue();
+      createConfigMap("d");
+      assertThat(b.next().path("object").path("metadata").path("name").asText()).isEqualTo("d");
+    }
+    assertThat(server.faults().rules().get(0).rule().toString())
+        .contains("user agents containing \"instance-a\"");
+    assertThatThrownBy(() -> FaultRule.match().userAgentContaining(""))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("userAgentContaining");
+  }
+
+  private int post(String path, String json, String userAgent) throws Exception {
+    return http.send(
+            HttpRequest.newBuilder(server.url().resolve(path))
+                .header("User-Agent", userAgent)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .statusCode();
+  }
+
+  @Test
   void rules_rejectBadArguments() {
     assertThatThrownBy(() -> FaultRule.match().verbs("frobnicate"))
         .isInstanceOf(IllegalArgumentException.class)
