@@ -6,17 +6,27 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetCondition;
 import io.podset.api.v1alpha1.PodSetDefaults;
 import io.podset.api.v1alpha1.PodSetSpec;
 import io.podset.api.v1alpha1.PodSetStatus;
 import io.podset.api.v1alpha1.PodSetUpdateStrategy;
+import io.podset.runtime.cache.Indexers;
 import io.podset.runtime.controller.Controller;
+import io.podset.runtime.controller.Controllers;
 import io.podset.runtime.event.EventRecorder;
 import io.podset.runtime.informer.InformerOptions;
 import io.podset.runtime.informer.SharedInformerFactory;
 import io.podset.testkit.FakeApiServer;
+import io.podset.testkit.Fault;
+import io.podset.testkit.FaultInjector;
+import io.podset.testkit.FaultRule;
+import io.podset.testkit.RequestMatcher;
+import io.podset.testkit.RequestRecord;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,6 +42,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The whole controller (shared informers, work queue, workers, {@link PodSetReconciler}) against
@@ -50,6 +62,7 @@ class PodSetControllerIT {
   private Controller controller;
   private FakeKubelet kubelet;
   private final List<String> events = new CopyOnWriteArrayList<>();
+  private final MeterRegistry meters = new SimpleMeterRegistry();
 
   @BeforeAll
   static void startServer() {
@@ -77,12 +90,14 @@ class PodSetControllerIT {
         (regarding, type, reason, message) ->
             events.add(
                 regarding.getMetadata().getName() + " " + type + " " + reason + " " + message);
+    PodSetOptions options = PodSetOptions.defaults();
     controller =
         PodSetController.create(
+            Controllers.builder(informers).clock(options.clock()).meterRegistry(meters),
             recording.client(),
             informers,
             recorder,
-            PodSetOptions.defaults(),
+            options,
             InformerOptions.defaults().withNamespace(namespace));
     controller.start();
     kubelet = new FakeKubelet(admin, namespace);
@@ -90,6 +105,7 @@ class PodSetControllerIT {
 
   @AfterEach
   void stop() {
+    server.faults().clear();
     controller.close();
     informers.close();
     recording.close();
@@ -212,6 +228,134 @@ class PodSetControllerIT {
   }
 
   @Test
+  void podEventsHeldBack_podsNeverExceedReplicas_whereTheSeedReconcilerOverCreates() {
+    // The seed's reconciler (one pod per reconcile, no expectations) as a controller in its own
+    // namespace, reconciling on every PodSet and Pod event, as the seed article wires it.
+    String seedNamespace = namespace + "-seed";
+    admin
+        .namespaces()
+        .resource(
+            new NamespaceBuilder().withNewMetadata().withName(seedNamespace).endMetadata().build())
+        .create();
+    InformerOptions seedScope = InformerOptions.defaults().withNamespace(seedNamespace);
+    try (SharedInformerFactory seedInformers = SharedInformerFactory.create(admin)) {
+      var seedPodSets = seedInformers.informerFor(PodSet.class, seedScope);
+      var seedPods = seedInformers.informerFor(Pod.class, seedScope);
+      seedPods.addIndexers(Map.of(Indexers.CONTROLLER_UID, Indexers.byControllerUid()));
+      try (Controller seed =
+          Controllers.builder(seedInformers)
+              .named("seed")
+              .informerOptions(seedScope)
+              .forResource(PodSet.class)
+              .owns(Pod.class)
+              .meterRegistry(meters)
+              .reconciler(
+                  new SeedPodSetReconciler(admin, seedPodSets.indexer(), seedPods.indexer()))
+              .build()) {
+        seed.start();
+        createIn(namespace, "web", 0);
+        createIn(seedNamespace, "web", 0);
+        await("ours settled at 0", () -> settled("web", 0));
+        await("the seed's first reconcile", () -> reconciles("seed") >= 1);
+
+        // A stale pod cache: pod watch events are held back in both namespaces while both
+        // PodSets are scaled 2, 3, 2, 3, 2, each step waiting for both controllers to reconcile.
+        List<Integer> replicas = List.of(0, 2, 3, 2, 3, 2);
+        FaultInjector.Handle hold =
+            server.faults().add(FaultRule.match().resource("pods").inject(Fault.holdEvents()));
+        for (int step = 1; step < replicas.size(); step++) {
+          double ours = reconciles(controller.name());
+          double theirs = reconciles("seed");
+          int n = replicas.get(step);
+          setSpecIn(namespace, "web", n);
+          setSpecIn(seedNamespace, "web", n);
+          await("both reconciled scale " + n, () -> reconciles(controller.name()) > ours);
+          await("the seed reconciled scale " + n, () -> reconciles("seed") > theirs);
+        }
+        assertThat(livePodsIn(namespace)).hasSize(2);
+        assertThat(livePodsIn(seedNamespace)).hasSize(5);
+
+        hold.remove();
+        await("ours settled at 2 with the events delivered", () -> settled("web", 2));
+
+        assertThat(podsBeyondReplicas(namespace, replicas)).isEmpty();
+        assertThat(
+                server
+                    .journal()
+                    .count(
+                        RequestMatcher.verb("create")
+                            .resource("pods")
+                            .namespace(namespace)
+                            .status(201)))
+            .isEqualTo(2);
+        assertThat(podsBeyondReplicas(seedNamespace, replicas))
+            .as("the seed reconciler over-creates")
+            .isNotEmpty();
+      }
+    }
+  }
+
+  private void createIn(String ns, String name, int replicas) {
+    admin
+        .resources(PodSet.class)
+        .inNamespace(ns)
+        .resource(PodSet.of(ns, name, PodSetSpec.ofReplicas(replicas)))
+        .create();
+  }
+
+  private void setSpecIn(String ns, String name, int replicas) {
+    admin
+        .resources(PodSet.class)
+        .inNamespace(ns)
+        .withName(name)
+        .edit(
+            p -> {
+              p.setSpec(PodSetSpec.ofReplicas(replicas));
+              return p;
+            });
+  }
+
+  private List<Pod> livePodsIn(String ns) {
+    return admin.pods().inNamespace(ns).list().getItems().stream()
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+        .toList();
+  }
+
+  /** Reconciles the named controller finished, whatever their result. */
+  private double reconciles(String controllerName) {
+    Timer timer =
+        meters.find("controller_runtime_reconcile_time").tag("controller", controllerName).timer();
+    return timer == null ? 0 : timer.count();
+  }
+
+  /**
+   * Replays the journal of namespace {@code ns} (one PodSet in it): the i-th successful write of
+   * the PodSet's spec (create, update or patch; not its status) set {@code replicas.get(i)}; each
+   * successful pod create adds a pod, each pod delete removes one. Returns the creates after which
+   * there were more pods than the replicas in effect.
+   */
+  private static List<String> podsBeyondReplicas(String ns, List<Integer> replicas) {
+    int specWrites = 0;
+    int pods = 0;
+    List<String> beyond = new ArrayList<>();
+    for (RequestRecord r : server.journal().records(RequestMatcher.any().namespace(ns))) {
+      if (r.status() / 100 != 2 || !r.isWrite()) {
+        continue;
+      }
+      if ("podsets".equals(r.resource()) && r.subresource() == null) {
+        specWrites++;
+      } else if ("pods".equals(r.resource()) && r.subresource() == null) {
+        pods += r.verb().equals("create") ? 1 : r.verb().equals("delete") ? -1 : 0;
+        int desired = replicas.get(specWrites - 1);
+        if (pods > desired) {
+          beyond.add(r + ": " + pods + " pods for replicas " + desired);
+        }
+      }
+    }
+    return beyond;
+  }
+
+  @Test
   void imageChange_rolledInPlace_updatedReplicasReachesReplicas() {
     PodTemplateSpec template = PodSetDefaults.template();
     template.getSpec().getContainers().get(0).setImage("busybox:1.35");
@@ -248,16 +392,30 @@ class PodSetControllerIT {
     assertThat(writes("POST")).isEqualTo(3);
   }
 
-  @Test
-  void createsForbidden_replicaFailure_retriesWithGrowingDelay_clearedOnceCreatesWork() {
-    recording.refusePodCreates(
-        403,
-        "Forbidden",
-        "pods \"web-x\" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=2,"
-            + " limited: pods=2");
+  @ParameterizedTest
+  @ValueSource(ints = {403, 500})
+  void podCreatesRefused_replicaFailure_retriesWithGrowingGaps_clearedOnceTheFaultIsRemoved(
+      int code) {
+    String message =
+        code == 403
+            ? "pods \"web-x\" is forbidden: exceeded quota: pods, requested: pods=1, used:"
+                + " pods=2, limited: pods=2"
+            : "etcdserver: request timed out";
+    FaultInjector.Handle refusal =
+        server
+            .faults()
+            .add(
+                FaultRule.match()
+                    .verbs("create")
+                    .resource("pods")
+                    .namespace(namespace)
+                    .inject(
+                        Fault.status(code, code == 403 ? "Forbidden" : "InternalError", message)));
     create("web", PodSetSpec.ofReplicas(3));
 
-    await("9 refused attempts", () -> recording.refusedAtNanos().size() >= 9);
+    RequestMatcher refused =
+        RequestMatcher.verb("create").resource("pods").namespace(namespace).status(code);
+    await("9 refused attempts", () -> server.journal().count(refused) >= 9);
     await(
         "ReplicaFailure",
         () ->
@@ -269,23 +427,36 @@ class PodSetControllerIT {
     PodSetCondition failure =
         stored("web").getStatus().condition(PodSetCondition.REPLICA_FAILURE).orElseThrow();
     assertThat(failure.reason()).isEqualTo("FailedCreate");
-    assertThat(failure.message()).contains("exceeded quota").endsWith("(HTTP 403)");
+    assertThat(failure.message())
+        .contains(code == 403 ? "exceeded quota" : "etcdserver")
+        .endsWith("(HTTP " + code + ")");
     // One create per attempt (slow start stops at the first failed batch), retried at the
     // controller's per-key exponential backoff: after the i-th failure at least 5 ms * 2^i, so the
-    // floor of the delay doubles each time. Our own status write does not trigger an early retry.
-    List<Long> at = new ArrayList<>(recording.refusedAtNanos());
-    List<Long> gaps = new ArrayList<>();
-    for (int i = 1; i < at.size(); i++) {
-      gaps.add(at.get(i) - at.get(i - 1));
+    // floor of the gap doubles each time. Our own status write does not trigger an early retry.
+    // The gaps are measured on the server, from the journal.
+    List<RequestRecord> attempts = server.journal().records(refused);
+    List<Duration> gaps = new ArrayList<>();
+    for (int i = 1; i < attempts.size(); i++) {
+      gaps.add(Duration.between(attempts.get(i - 1).time(), attempts.get(i).time()));
     }
     for (int i = 0; i < 8; i++) {
       assertThat(gaps.get(i))
           .as("gap after failure %d: %s", i, gaps)
-          .isGreaterThanOrEqualTo(Duration.ofMillis(5L << i).toNanos());
+          .isGreaterThanOrEqualTo(Duration.ofMillis(5L << i));
     }
-    assertThat(events).anyMatch(e -> e.startsWith("web Warning FailedCreate Error creating: pods"));
+    assertThat(
+            server
+                .journal()
+                .count(RequestMatcher.verb("create").resource("pods").namespace(namespace)))
+        .as("every pod create was refused")
+        .isEqualTo(attempts.size());
+    assertThat(events)
+        .anyMatch(
+            e ->
+                e.startsWith("web Warning FailedCreate Error creating: ")
+                    && e.contains(code == 403 ? "exceeded quota" : "etcdserver"));
 
-    recording.allow();
+    refusal.remove();
     await("3 pods once creates work", () -> settled("web", 3));
     assertThat(stored("web").getStatus().condition(PodSetCondition.REPLICA_FAILURE)).isEmpty();
   }
@@ -295,7 +466,15 @@ class PodSetControllerIT {
     PodTemplateSpec broken = PodSetDefaults.template();
     broken.getSpec().setContainers(new ArrayList<>());
     create("broken", PodSetSpec.ofReplicas(2).withTemplate(broken));
-    recording.refusePodCreates(500, "InternalError", "etcdserver: request timed out");
+    FaultInjector.Handle etcd =
+        server
+            .faults()
+            .add(
+                FaultRule.match()
+                    .verbs("create")
+                    .resource("pods")
+                    .namespace(namespace)
+                    .inject(Fault.status(500, "InternalError", "etcdserver: request timed out")));
     create("flaky", PodSetSpec.ofReplicas(1));
     await(
         "flaky's failure",
@@ -305,7 +484,7 @@ class PodSetControllerIT {
                     .getStatus()
                     .condition(PodSetCondition.REPLICA_FAILURE)
                     .isPresent());
-    recording.allow();
+    etcd.remove();
 
     create("fine", PodSetSpec.ofReplicas(2));
     await("fine settled", () -> settled("fine", 2));

@@ -16,6 +16,9 @@ import io.podset.runtime.ownership.OwnerReferences;
 import io.podset.runtime.reconcile.Request;
 import io.podset.runtime.reconcile.TerminalReconcileException;
 import io.podset.testkit.FakeApiServer;
+import io.podset.testkit.Fault;
+import io.podset.testkit.FaultInjector;
+import io.podset.testkit.FaultRule;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,6 +95,7 @@ class PodSetReconcilerIT {
 
   @AfterEach
   void tearDown() {
+    server.faults().clear();
     reconciler.close();
     recording.close();
   }
@@ -467,15 +471,25 @@ class PodSetReconcilerIT {
 
   // ---- failures --------------------------------------------------------------------------
 
+  private FaultRule.Builder podCreates() {
+    return FaultRule.match().verbs("create").resource("pods").namespace(namespace);
+  }
+
   @Test
   void reconcile_createForbiddenByQuota_replicaFailureThenClearedOnceCreatesWork() {
     createPodSet(PodSetSpec.ofReplicas(3));
     caches.sync();
-    recording.refusePodCreates(
-        403,
-        "Forbidden",
-        "pods \"web-x\" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=0,"
-            + " limited: pods=0");
+    FaultInjector.Handle quota =
+        server
+            .faults()
+            .add(
+                podCreates()
+                    .inject(
+                        Fault.status(
+                            403,
+                            "Forbidden",
+                            "pods \"web-x\" is forbidden: exceeded quota: pods, requested:"
+                                + " pods=1, used: pods=0, limited: pods=0")));
 
     assertThatThrownBy(() -> reconciler.reconcile(request))
         .isInstanceOf(PodSetReconcileException.class)
@@ -483,7 +497,7 @@ class PodSetReconcilerIT {
         .hasMessageContaining("exceeded quota");
 
     // Slow start: the first batch (one pod) failed, so no more creates were sent.
-    assertThat(recording.refused()).hasSize(1);
+    assertThat(quota.injected()).isEqualTo(1);
     assertThat(livePods()).isEmpty();
     PodSetCondition failure =
         stored().getStatus().condition(PodSetCondition.REPLICA_FAILURE).orElseThrow();
@@ -494,7 +508,7 @@ class PodSetReconcilerIT {
         .endsWith("(HTTP 403)");
     assertThat(events).anyMatch(e -> e.startsWith("Warning FailedCreate Error creating: pods"));
 
-    recording.allow();
+    quota.remove();
     converge();
 
     assertSettled(3);
@@ -505,7 +519,12 @@ class PodSetReconcilerIT {
   void reconcile_serverError_replicaFailureAndRetryable() {
     createPodSet(PodSetSpec.ofReplicas(2));
     caches.sync();
-    recording.refusePodCreates(500, "InternalError", "etcdserver: request timed out");
+    FaultInjector.Handle etcd =
+        server
+            .faults()
+            .add(
+                podCreates()
+                    .inject(Fault.status(500, "InternalError", "etcdserver: request timed out")));
 
     assertThatThrownBy(() -> reconciler.reconcile(request))
         .isInstanceOf(PodSetReconcileException.class)
@@ -515,7 +534,7 @@ class PodSetReconcilerIT {
             stored().getStatus().condition(PodSetCondition.REPLICA_FAILURE).orElseThrow().message())
         .isEqualTo("cannot create pods: etcdserver: request timed out (HTTP 500)");
     // The expectation of the failed create was lowered: the retry acts at once.
-    recording.allow();
+    etcd.remove();
     caches.sync();
     reconciler.reconcile(request);
     assertThat(livePods()).hasSize(2);

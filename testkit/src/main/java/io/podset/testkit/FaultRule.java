@@ -6,8 +6,8 @@ import java.util.Set;
 
 /**
  * When to inject a {@link Fault}: the requests it applies to (verbs, resource, subresource,
- * namespace, name, user agent), which of the matching ones (skip the first n, at most k times, with
- * a probability) and during which time on the server's clock.
+ * namespace, name, the client's user agent), which of the matching ones (skip the first n, at most
+ * k times, with a probability) and during which time on the server's clock.
  *
  * <pre>{@code
  * server.faults().add(FaultRule.match().verbs("create").resource("pods").nth(2)
@@ -118,7 +118,7 @@ public final class FaultRule {
           .append(name == null ? "*" : name);
     }
     if (userAgent != null) {
-      s.append(" from user agents containing \"").append(userAgent).append('"');
+      s.append(" from user agent containing \"").append(userAgent).append('"');
     }
     return s.toString();
   }
@@ -194,8 +194,9 @@ public final class FaultRule {
     }
 
     /**
-     * Only requests (and, for event faults, watch streams) whose {@code User-Agent} header contains
-     * {@code text}: one client among several, for instance one instance of a replicated operator.
+     * Only requests whose {@code User-Agent} header contains {@code text}: tells apart clients of
+     * the same server, e.g. two candidates for one Lease, each with its own user agent, or an
+     * operator and the test observing it. For event faults: only the watches such clients opened.
      *
      * @throws IllegalArgumentException if {@code text} is empty
      */

@@ -7,20 +7,31 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.podset.runtime.informer.InformerOptions;
 import io.podset.runtime.reconcile.Result;
 import io.podset.testkit.FakeApiServer;
+import io.podset.testkit.Fault;
+import io.podset.testkit.FaultRule;
+import io.podset.testkit.RequestMatcher;
+import io.podset.testkit.RequestRecord;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -66,12 +77,27 @@ class ManagerIT {
   }
 
   private ManagerBuilder builder(LeaderElectionConfig election) {
-    KubernetesClient client = server.newClient();
+    // Each candidate's client has its own user agent, so the journal and fault rules tell them
+    // apart. No retries inside fabric8 (its default retries a 5xx ten times with exponential
+    // backoff, about 20 s in all): a failed renewal returns to the elector at once, as in the
+    // operator, whose controllers own retries.
+    KubernetesClient client =
+        new KubernetesClientBuilder()
+            .withConfig(
+                new ConfigBuilder(server.clientConfig())
+                    .withUserAgent(userAgent(election.identity()))
+                    .withRequestRetryBackoffLimit(0)
+                    .build())
+            .build();
     clients.add(client);
     return Manager.builder(client)
         .healthPort(ManagerBuilder.ANY_FREE_PORT)
         .metricsPort(ManagerBuilder.ANY_FREE_PORT)
         .leaderElection(election.withTimings(LEASE, RENEW, RETRY));
+  }
+
+  private static String userAgent(String identity) {
+    return "candidate-" + identity + "/test";
   }
 
   private Manager started(ManagerBuilder builder) {
@@ -175,6 +201,136 @@ class ManagerIT {
         .failsWithin(Duration.ZERO)
         .withThrowableOfType(java.util.concurrent.ExecutionException.class)
         .withCauseInstanceOf(LeadershipLostException.class);
+  }
+
+  @Test
+  void partitionedLeader_isReplaced_andMakesNoWriteAfterItsRenewDeadline() {
+    for (String identity : List.of("a", "b")) {
+      server
+          .client()
+          .configMaps()
+          .inNamespace("ops")
+          .resource(configMap("ledger-" + identity))
+          .create();
+    }
+    server.client().configMaps().inNamespace("ops").resource(configMap("trigger")).create();
+    AtomicBoolean partitioned = new AtomicBoolean();
+    AtomicInteger refusedA = new AtomicInteger();
+    Manager a = writer("a", partitioned, refusedA);
+    await("a leads", a::isLeader);
+    Manager b = writer("b", new AtomicBoolean(), new AtomicInteger());
+    RequestMatcher writesByA = RequestMatcher.writes().userAgentContaining(userAgent("a"));
+    await(
+        "a's reconciler to write",
+        () -> server.journal().count(writesByA.resource("configmaps").status(200)) > 0);
+
+    // The partition: every Lease update from a fails; a's reads and b's requests go through.
+    server
+        .faults()
+        .add(
+            FaultRule.match()
+                .verbs("update")
+                .resource("leases")
+                .userAgentContaining(userAgent("a"))
+                .inject(Fault.serverError(500)));
+    partitioned.set(true);
+    await("b takes over", b::isLeader);
+    await("a's writer to be refused by the fence", () -> refusedA.get() > 0);
+    await("a to step down", () -> !a.isLeader());
+    RequestMatcher renewalsByB =
+        RequestMatcher.verb("update").resource("leases").userAgentContaining(userAgent("b"));
+    int renewedByB = server.journal().count(renewalsByB.status(200));
+    await(
+        "b to renew twice more",
+        () -> server.journal().count(renewalsByB.status(200)) >= renewedByB + 2);
+    assertThat(holder()).isEqualTo("b");
+
+    // a's last successful renewal (or the acquisition, when it had not renewed yet).
+    List<RequestRecord> leaseWritesByA =
+        server
+            .journal()
+            .records(
+                RequestMatcher.verb("create", "update")
+                    .resource("leases")
+                    .userAgentContaining(userAgent("a")));
+    RequestRecord lastRenewal =
+        leaseWritesByA.stream()
+            .filter(r -> r.status() / 100 == 2)
+            .reduce((x, y) -> y)
+            .orElseThrow();
+    assertThat(leaseWritesByA).as("a's failed renewals").anyMatch(r -> r.status() == 500);
+    // The renewal took effect when the server answered it; the fence counts from before it was
+    // sent.
+    Instant renewDeadline = lastRenewal.time().plus(lastRenewal.duration()).plus(RENEW);
+    List<RequestRecord> successfulWritesByA =
+        server.journal().records(writesByA).stream().filter(r -> r.status() / 100 == 2).toList();
+    assertThat(successfulWritesByA).as("a's successful writes").isNotEmpty();
+    assertThat(successfulWritesByA)
+        .as("a's successful writes after its renew deadline %s", renewDeadline)
+        .noneMatch(r -> r.time().isAfter(renewDeadline));
+    // And the point of fencing: the new leader's writes start after the old leader's last one.
+    Instant lastWriteByA = successfulWritesByA.get(successfulWritesByA.size() - 1).time();
+    List<RequestRecord> ledgerWritesByB =
+        server
+            .journal()
+            .records(
+                RequestMatcher.writes()
+                    .resource("configmaps")
+                    .userAgentContaining(userAgent("b"))
+                    .status(200));
+    assertThat(ledgerWritesByB).isNotEmpty().allMatch(r -> r.time().isAfter(lastWriteByA));
+  }
+
+  private static LeaderElectionConfig campaignAgain(String identity) {
+    return LeaderElectionConfig.of("ops", "podset-operator", identity)
+        .withOnLoss(LeaderElectionConfig.OnLoss.CAMPAIGN_AGAIN);
+  }
+
+  /**
+   * A manager (a candidate with identity {@code identity}) whose controller keeps writing to its
+   * ledger ConfigMap while it leads: a patch per reconcile of the trigger, requeued every 20 ms;
+   * once {@code partitioned} is set, in a loop until the fence refuses a write (so a reconcile is
+   * in flight when the renew deadline passes).
+   */
+  private Manager writer(String identity, AtomicBoolean partitioned, AtomicInteger refused) {
+    Manager manager = builder(campaignAgain(identity)).build();
+    managers.add(manager);
+    String ledger = "ledger-" + identity;
+    AtomicInteger written = new AtomicInteger();
+    manager.addController(
+        () ->
+            manager
+                .controllerBuilder()
+                .named("writer")
+                .forResource(ConfigMap.class)
+                .reconciler(
+                    request -> {
+                      if (!request.name().equals("trigger")) {
+                        return Result.done();
+                      }
+                      do {
+                        try {
+                          manager
+                              .client()
+                              .configMaps()
+                              .inNamespace("ops")
+                              .withName(ledger)
+                              .patch(
+                                  PatchContext.of(PatchType.JSON_MERGE),
+                                  "{\"data\":{\"n\":\"" + written.incrementAndGet() + "\"}}");
+                        } catch (RuntimeException e) {
+                          if (!FencedClients.isFenced(e)) {
+                            throw e;
+                          }
+                          refused.incrementAndGet();
+                          break;
+                        }
+                      } while (partitioned.get());
+                      return Result.requeueAfter(Duration.ofMillis(20));
+                    })
+                .build());
+    manager.start();
+    return manager;
   }
 
   /** Another candidate overwrites the Lease, as after a partition: the holder cannot renew. */
