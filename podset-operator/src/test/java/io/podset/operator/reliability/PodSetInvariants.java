@@ -90,6 +90,7 @@ final class PodSetInvariants {
   private final long inFlightNanos;
   private final long gcGraceNanos;
   private long createdForDeleted;
+  private long podsCreated;
   private final Map<String, PodSetState> podSets = new LinkedHashMap<>();
   private final Map<String, PodState> pods = new HashMap<>();
   // Owner uid -> uids of the pods that name it as controller.
@@ -160,6 +161,9 @@ final class PodSetInvariants {
     if (change.type().equals("DELETED")) {
       pods.remove(uid);
     } else {
+      if (previous == null) {
+        podsCreated++;
+      }
       long created = previous == null ? change.resourceVersion() : previous.createdVersion();
       long firstSeen = previous == null ? change.receivedNanos() : previous.firstSeenNanos();
       pods.put(uid, new PodState(key(object), owner, created, firstSeen, isActive(object), object));
@@ -264,6 +268,11 @@ final class PodSetInvariants {
           .append(" ms)");
     }
     return s.append(']').toString();
+  }
+
+  /** The number of distinct pods observed (every pod ever created, as none is re-listed). */
+  long podsCreated() {
+    return podsCreated;
   }
 
   /** Pods created for a PodSet already deleted (from a stale view; collected at once). */
