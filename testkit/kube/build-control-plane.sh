@@ -181,10 +181,14 @@ EOF
 ) || die "go build of go.etcd.io/etcd/server/v3 ${ETCD_VERSION} failed (see above)"
 
 # ---------------------------------------------------------------- check and install
-"$WORK/out/kube-apiserver" --version 2>/dev/null | grep -qx "Kubernetes ${KUBE_VERSION}" \
-  || die "built kube-apiserver reports '$("$WORK/out/kube-apiserver" --version 2>&1)', expected 'Kubernetes ${KUBE_VERSION}'"
-"$WORK/out/etcd" --version 2>/dev/null | grep -q "etcd Version: ${ETCD_VERSION#v}" \
-  || die "built etcd reports '$("$WORK/out/etcd" --version 2>&1 | head -1)', expected ${ETCD_VERSION#v}"
+# Capture the output before matching: with pipefail, `--version | grep -q` fails whenever grep
+# exits before the binary finished writing (SIGPIPE), which a loaded machine hits now and then.
+apiserver_version="$("$WORK/out/kube-apiserver" --version 2>&1 || true)"
+[[ "$apiserver_version" == "Kubernetes ${KUBE_VERSION}" ]] \
+  || die "built kube-apiserver reports '${apiserver_version}', expected 'Kubernetes ${KUBE_VERSION}'"
+etcd_version="$("$WORK/out/etcd" --version 2>&1 || true)"
+[[ "$etcd_version" == *"etcd Version: ${ETCD_VERSION#v}"* ]] \
+  || die "built etcd reports '${etcd_version%%$'\n'*}', expected ${ETCD_VERSION#v}"
 
 for b in kube-apiserver kube-controller-manager etcd; do
   mv -f "$WORK/out/$b" "$ASSETS_DIR/$b"

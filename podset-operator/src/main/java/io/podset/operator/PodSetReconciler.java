@@ -197,14 +197,15 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     if (podSet.getMetadata().getDeletionTimestamp() != null) {
       return Result.done();
     }
+    // Judge the expectations before reading the pods: the cache may catch up in between, and an
+    // older snapshot must never pass for one that shows our writes.
+    boolean expected = expectations.satisfied(request, podCacheVersion.get());
     List<Pod> candidates = candidatePods(podSet);
     Map<String, String> cachedVersions = new HashMap<>();
     for (Pod pod : candidates) {
       cachedVersions.put(pod.getMetadata().getName(), pod.getMetadata().getResourceVersion());
     }
-    boolean settled =
-        expectations.satisfied(request, podCacheVersion.get())
-            && patchedPods.seen(request, cachedVersions);
+    boolean settled = expected && patchedPods.seen(request, cachedVersions);
     PodSetPlan plan = planner.plan(podSet, candidates, settled);
     if (!settled && plan.problem() == null) {
       // The pod events that show our writes will trigger the next pass; the delayed requeue only

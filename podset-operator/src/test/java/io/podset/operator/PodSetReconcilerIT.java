@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -300,6 +301,40 @@ class PodSetReconcilerIT {
       maxPods = Math.max(maxPods, livePods().size());
     }
     assertThat(maxPods).isEqualTo(8).isGreaterThan(5);
+  }
+
+  @Test
+  void reconcile_cacheCatchingUpDuringTheReconcile_neverActsOnTheOlderSnapshot() {
+    // The pod cache catches up between the reconciler's reads, as an informer may at any time:
+    // the expectations must be judged before the pods are read, or an older snapshot of the pods
+    // passes for settled (seen as 12 creates for 10 replicas in the controller IT under load).
+    AtomicBoolean catchUpOnVersionRead = new AtomicBoolean();
+    PodSetReconciler racing =
+        PodSetReconciler.create(
+            recording.client(),
+            caches.podSets,
+            caches.pods,
+            () -> {
+              if (catchUpOnVersionRead.getAndSet(false)) {
+                caches.sync();
+              }
+              return caches.podVersion();
+            },
+            (regarding, type, reason, message) -> {},
+            PodSetOptions.defaults());
+    caches.onPodEvents(racing.podEventHandler());
+    try {
+      createPodSet(PodSetSpec.ofReplicas(3));
+      caches.sync();
+      racing.reconcile(request);
+      assertThat(livePods()).hasSize(3);
+
+      catchUpOnVersionRead.set(true);
+      racing.reconcile(request);
+      assertThat(livePods()).hasSize(3);
+    } finally {
+      racing.close();
+    }
   }
 
   @Test

@@ -41,6 +41,7 @@ final class KubeletSimulator implements SimulatedKubelet, ObjectStore.CommitList
     READY,
     UNREADY,
     CRASH,
+    RESTART,
     TERMINATE
   }
 
@@ -228,8 +229,35 @@ final class KubeletSimulator implements SimulatedKubelet, ObjectStore.CommitList
       Duration delay =
           options.terminationDelay().filter(d -> d.compareTo(remaining) < 0).orElse(remaining);
       schedule(state, Stage.TERMINATE, delay.isNegative() ? Duration.ZERO : delay);
+    } else if (!state.terminating && state.started && imageChanged(pod)) {
+      // A container image patched in place: the kubelet restarts that container on the new image.
+      schedule(state, Stage.RESTART, options.startDelay());
     }
     return state;
+  }
+
+  /** Whether a running container's spec names another image than the one it runs. */
+  private static boolean imageChanged(ObjectNode pod) {
+    String phase = Json.text(pod, "status.phase");
+    if (!"Running".equals(phase)) {
+      return false;
+    }
+    for (JsonNode s : pod.path("status").path("containerStatuses")) {
+      String image = specImage(pod, s.path("name").asText());
+      if (image != null && !image.equals(s.path("image").asText())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String specImage(JsonNode pod, String container) {
+    for (JsonNode c : pod.path("spec").path("containers")) {
+      if (container.equals(c.path("name").asText())) {
+        return c.path("image").asText("");
+      }
+    }
+    return null;
   }
 
   private SimulatedKubelet.PodFate fateOf(ObjectNode pod) {
@@ -319,6 +347,13 @@ final class KubeletSimulator implements SimulatedKubelet, ObjectStore.CommitList
           }
         }
         case CRASH -> schedule(state, Stage.CRASH, backOff(current, state.restarts));
+        case RESTART -> {
+          if (state.fate == SimulatedKubelet.PodFate.RUN) {
+            schedule(state, Stage.READY, current.readyDelay());
+          } else if (state.fate == SimulatedKubelet.PodFate.CRASH_LOOP) {
+            schedule(state, Stage.CRASH, backOff(current, state.restarts));
+          }
+        }
         case READY, UNREADY, TERMINATE -> {}
       }
     }
@@ -404,9 +439,34 @@ final class KubeletSimulator implements SimulatedKubelet, ObjectStore.CommitList
         }
         setReady(next, status, false, time);
       }
+      case RESTART -> {
+        for (JsonNode c : status.path("containerStatuses")) {
+          ObjectNode container = (ObjectNode) c;
+          String image = specImage(next, container.path("name").asText());
+          if (image != null && !image.equals(container.path("image").asText())) {
+            restartedOn(container, image, time);
+          }
+        }
+        setReady(next, status, false, time);
+      }
       case TERMINATE -> throw new IllegalStateException("termination is a delete");
     }
     return next;
+  }
+
+  /** A container killed for an image change and started again on {@code image}. */
+  private static void restartedOn(ObjectNode s, String image, String time) {
+    ObjectNode terminated = s.putObject("lastState").putObject("terminated");
+    terminated.put("exitCode", 137);
+    terminated.put("reason", "Error");
+    terminated.put("startedAt", s.path("state").path("running").path("startedAt").asText(time));
+    terminated.put("finishedAt", time);
+    s.put("image", image);
+    s.put("imageID", "sha256:" + sha256(image));
+    s.put("containerID", "containerd://" + sha256(s.path("name").asText() + image + time));
+    s.put("restartCount", s.path("restartCount").asInt() + 1);
+    s.put("started", true);
+    s.putObject("state").putObject("running").put("startedAt", time);
   }
 
   private static void start(

@@ -10,7 +10,10 @@ import java.util.function.Predicate;
  * {@code startedAt}) and the Ready and ContainersReady conditions, each stage after the delays of
  * its {@link KubeletOptions}, timed by the server's clock (a {@code ManualClock} drives it step by
  * step). A pod marked for deletion is removed when its grace period ends (or after the options'
- * termination delay when shorter).
+ * termination delay when shorter). A container image patched into a running pod restarts that
+ * container on the new image after the start delay ({@code restartCount} + 1, {@code lastState}
+ * terminated with exit code 137, the pod not Ready), and the pod is Ready again after the ready
+ * delay, as a kubelet does.
  *
  * <p>A pod's {@link PodFate} comes from the first matching rule added with {@link #assign}, newest
  * first, else from its annotation or label {@value #FATE_KEY} (values {@code run}, {@code

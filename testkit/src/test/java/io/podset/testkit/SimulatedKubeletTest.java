@@ -106,6 +106,38 @@ class SimulatedKubeletTest {
   }
 
   @Test
+  void imagePatchedIntoReadyPod_restartsTheContainerOnIt_thenReadyAgain() {
+    create("web", Map.of());
+    clock.advance(Duration.ofSeconds(6));
+    assertThat(condition(get("web"), "Ready")).isEqualTo("True");
+
+    client
+        .pods()
+        .withName("web")
+        .edit(
+            p -> {
+              p.getSpec().getContainers().get(0).setImage("registry.example/app:2.0");
+              return p;
+            });
+    assertThat(get("web").getStatus().getContainerStatuses().get(0).getImage())
+        .as("still the old container until the kubelet restarts it")
+        .isEqualTo("registry.example/app:1.0");
+
+    clock.advance(Duration.ofSeconds(2));
+    Pod restarted = get("web");
+    ContainerStatus container = restarted.getStatus().getContainerStatuses().get(0);
+    assertThat(container.getImage()).isEqualTo("registry.example/app:2.0");
+    assertThat(container.getRestartCount()).isEqualTo(1);
+    assertThat(container.getLastState().getTerminated().getExitCode()).isEqualTo(137);
+    assertThat(container.getState().getRunning().getStartedAt()).isEqualTo("2026-01-01T00:00:08Z");
+    assertThat(condition(restarted, "Ready")).isEqualTo("False");
+
+    clock.advance(Duration.ofSeconds(3));
+    assertThat(condition(get("web"), "Ready")).isEqualTo("True");
+    assertThat(clock.pendingTasks()).isZero();
+  }
+
+  @Test
   void annotatedPods_neverReady_fail_crashLoop_unschedulable() {
     create("slow", Map.of(SimulatedKubelet.FATE_KEY, "never-ready"));
     create("broken", Map.of(SimulatedKubelet.FATE_KEY, "fail"));

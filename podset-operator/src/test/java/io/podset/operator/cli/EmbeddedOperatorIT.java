@@ -8,7 +8,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,6 +41,7 @@ class EmbeddedOperatorIT {
   @TempDir Path dir;
   private Process operator;
   private Path kubeconfig;
+  private Kubectl cli;
   private Path log;
 
   @BeforeEach
@@ -49,6 +49,7 @@ class EmbeddedOperatorIT {
     Path jar = Path.of("target", "podset-operator.jar");
     assertThat(jar).as("the packaged operator (run in the integration-test phase)").exists();
     kubeconfig = dir.resolve("kubeconfig");
+    cli = new Kubectl(kubeconfig);
     log = dir.resolve("operator.log");
     int healthPort = freePort();
     operator =
@@ -119,6 +120,56 @@ class EmbeddedOperatorIT {
 
     assertThat(kubectl(null, "delete", "ps", "example-podset")).contains("deleted");
     awaitTrue("the PodSet gone", () -> kubectl(null, "get", "ps", "-o", "name").isBlank());
+    // Its pods go with it: the embedded server's garbage collector follows their owner reference.
+    awaitTrue("its pods gone", () -> podNames().isEmpty());
+  }
+
+  @Test
+  void deployManifests_serverSideDryRun_succeedsAndPersistsNothing() {
+    assertThat(kubectl(null, "kustomize", "../deploy")).contains("kind: Deployment");
+
+    // As on a real API server, a dry run cannot create objects in a namespace that does not exist
+    // yet (the namespace in the same apply is not persisted either).
+    Kubectl.Outcome fresh = cli.attempt(null, "apply", "--dry-run=server", "-k", "../deploy");
+    assertThat(fresh.exitStatus()).as(fresh.output()).isNotZero();
+    assertThat(fresh.output()).contains("namespaces \"podset-system\" not found");
+
+    // (kubectl create namespace would send protobuf, which the testkit does not speak.)
+    kubectl(null, "apply", "-f", "../deploy/namespace.yaml");
+    String applied = kubectl(null, "apply", "--dry-run=server", "-k", "../deploy");
+    for (String object :
+        List.of(
+            "serviceaccount/podset-operator",
+            "clusterrole.rbac.authorization.k8s.io/podset-operator",
+            "clusterrolebinding.rbac.authorization.k8s.io/podset-operator",
+            "role.rbac.authorization.k8s.io/podset-operator-leader-election",
+            "rolebinding.rbac.authorization.k8s.io/podset-operator-leader-election",
+            "deployment.apps/podset-operator")) {
+      assertThat(applied).contains(object + " created (server dry run)");
+    }
+    assertThat(applied)
+        .contains("customresourcedefinition.apiextensions.k8s.io/podsets.app.example.com");
+
+    assertThat(
+            kubectl(
+                null,
+                "get",
+                "clusterrole/podset-operator",
+                "clusterrolebinding/podset-operator",
+                "--ignore-not-found",
+                "-o",
+                "name"))
+        .isBlank();
+    assertThat(
+            kubectl(
+                null,
+                "get",
+                "-n",
+                "podset-system",
+                "serviceaccounts,roles,rolebindings,deployments",
+                "-o",
+                "name"))
+        .isBlank();
   }
 
   private List<String> podNames() {
@@ -134,26 +185,7 @@ class EmbeddedOperatorIT {
   }
 
   private String kubectl(String stdin, String... args) {
-    List<String> command =
-        new ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString()));
-    command.addAll(List.of(args));
-    try {
-      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      if (stdin != null) {
-        process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
-      }
-      process.getOutputStream().close();
-      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(process.exitValue()).as(String.join(" ", command) + "\n" + output).isZero();
-      return output;
-    } catch (IOException e) {
-      throw new IllegalStateException(
-          "kubectl must be installed to run this test: " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    return cli.run(stdin, args);
   }
 
   private void awaitTrue(String what, java.util.function.BooleanSupplier condition)

@@ -85,9 +85,9 @@ class DeployManifestsTest {
         .extracting(r -> r.getApiGroups() + " " + r.getResources() + " " + r.getVerbs())
         .containsExactlyInAnyOrder(
             "[app.example.com] [podsets] [get, list, watch]",
-            "[app.example.com] [podsets/status] [update, patch]",
+            "[app.example.com] [podsets/status] [patch]",
             "[] [pods] [get, list, watch, create, delete, patch]",
-            "[] [events] [create, patch]");
+            "[] [events] [get, create, patch]");
     assertThat(only(Role.class).getRules())
         .extracting(r -> r.getApiGroups() + " " + r.getResources() + " " + r.getVerbs())
         .containsExactly("[coordination.k8s.io] [leases] [get, create, update]");

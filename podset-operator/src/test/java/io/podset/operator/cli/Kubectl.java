@@ -1,0 +1,55 @@
+package io.podset.operator.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs the installed {@code kubectl} against one kubeconfig, for end-to-end tests. */
+final class Kubectl {
+
+  /** What one invocation printed (stdout and stderr together) and its exit status. */
+  record Outcome(int exitStatus, String output) {}
+
+  private final Path kubeconfig;
+
+  Kubectl(Path kubeconfig) {
+    this.kubeconfig = kubeconfig;
+  }
+
+  /** Runs kubectl and asserts it succeeded; returns its output. */
+  String run(String stdin, String... args) {
+    Outcome outcome = attempt(stdin, args);
+    assertThat(outcome.exitStatus())
+        .as("kubectl " + String.join(" ", args) + "\n" + outcome.output())
+        .isZero();
+    return outcome.output();
+  }
+
+  /** Runs kubectl, whatever its exit status. */
+  Outcome attempt(String stdin, String... args) {
+    List<String> command =
+        new ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString()));
+    command.addAll(List.of(args));
+    try {
+      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      if (stdin != null) {
+        process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+      }
+      process.getOutputStream().close();
+      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(String.join(" ", command)).isTrue();
+      return new Outcome(process.exitValue(), output);
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "kubectl must be installed to run this test: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
