@@ -58,7 +58,11 @@ final class ClusterHistory implements AutoCloseable {
   record Change(
       Resource resource, String type, long resourceVersion, long receivedNanos, JsonNode object) {}
 
-  private final HttpClient http = HttpClient.newHttpClient();
+  // HTTP/1.1: one connection per watch. (Over HTTP/2 the watches would share a connection, and
+  // the fake server's Vert.x HTTP/2 connection lock, taken by a watch write under the store lock,
+  // was seen to deadlock with a new stream waiting for the store lock on the event loop.)
+  private final HttpClient http =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private final URI base;
   private final List<Stream<String>> streams = new ArrayList<>();
   private final List<Thread> readers = new ArrayList<>();
