@@ -12,6 +12,7 @@ import io.podset.runtime.informer.InformerOptions;
 import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.informer.SharedInformerFactory;
 import io.podset.runtime.predicate.Event;
+import io.podset.runtime.predicate.Predicates;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -124,7 +125,8 @@ public final class PodSetController {
 
   /**
    * Passes additions, deletions, resyncs (same resourceVersion), and updates that changed the
-   * generation or the deletionTimestamp.
+   * generation or the deletionTimestamp, or replaced the PodSet by a new one of the same name
+   * (another uid: deleted and created again while the watch was down, seen in a relist).
    */
   static Predicate<Event<PodSet>> specChanged() {
     return event -> {
@@ -133,7 +135,8 @@ public final class PodSetController {
       }
       HasMetadata before = update.oldObject();
       HasMetadata after = update.object();
-      return Objects.equals(
+      return Predicates.replaced(before, after)
+          || Objects.equals(
               before.getMetadata().getResourceVersion(), after.getMetadata().getResourceVersion())
           || !Objects.equals(
               before.getMetadata().getGeneration(), after.getMetadata().getGeneration())

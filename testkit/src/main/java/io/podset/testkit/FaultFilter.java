@@ -126,9 +126,16 @@ final class FaultFilter implements RequestFilter, FaultInjector {
 
   @Override
   public int dropWatches(String resource) {
+    return dropWatches(resource, null);
+  }
+
+  @Override
+  public int dropWatches(String resource, String userAgentContaining) {
     int dropped = 0;
     for (ControlledSink watch : watches) {
-      if (resource == null || resource.equals(watch.info.resource())) {
+      if ((resource == null || resource.equals(watch.info.resource()))
+          && (userAgentContaining == null
+              || (watch.userAgent != null && watch.userAgent.contains(userAgentContaining)))) {
         watch.drop();
         dropped++;
       }
@@ -178,14 +185,14 @@ final class FaultFilter implements RequestFilter, FaultInjector {
           continue;
         }
         case DROP_WATCH -> {
-          return dropping(next.proceed(request), info);
+          return dropping(next.proceed(request), info, request.header("user-agent"));
         }
         case HOLD_EVENTS, DELAY_EVENTS -> throw new IllegalStateException("event fault");
       }
     }
     ApiResult result = next.proceed(request);
     if (result instanceof WatchResult watch) {
-      return controlled(watch, info, false);
+      return controlled(watch, info, request.header("user-agent"), false);
     }
     return result;
   }
@@ -231,17 +238,18 @@ final class FaultFilter implements RequestFilter, FaultInjector {
     }
   }
 
-  private ApiResult dropping(ApiResult result, RequestInfo info) {
+  private ApiResult dropping(ApiResult result, RequestInfo info, String userAgent) {
     if (result instanceof WatchResult watch) {
-      return controlled(watch, info, true);
+      return controlled(watch, info, userAgent, true);
     }
     return result;
   }
 
-  private WatchResult controlled(WatchResult watch, RequestInfo info, boolean dropAtOnce) {
+  private WatchResult controlled(
+      WatchResult watch, RequestInfo info, String userAgent, boolean dropAtOnce) {
     return new WatchResult(
         sink -> {
-          ControlledSink controlled = new ControlledSink(sink, info);
+          ControlledSink controlled = new ControlledSink(sink, info, userAgent);
           watches.add(controlled);
           Runnable stop = watch.opener().open(controlled);
           controlled.stopWith(stop);
@@ -253,11 +261,11 @@ final class FaultFilter implements RequestFilter, FaultInjector {
   }
 
   /** The event rules covering a watch, newest first. */
-  private List<Installed> eventRules(RequestInfo info) {
+  private List<Installed> eventRules(RequestInfo info, String userAgent) {
     List<Installed> result = new ArrayList<>();
     for (Installed rule : rules) {
       if (rule.rule.fault().onEvents()
-          && rule.rule.matchesTarget(info.group(), info.resource(), info.namespace())) {
+          && rule.rule.matchesTarget(info.group(), info.resource(), info.namespace(), userAgent)) {
         result.add(rule);
       }
     }
@@ -271,6 +279,7 @@ final class FaultFilter implements RequestFilter, FaultInjector {
   private final class ControlledSink implements WatchSink {
     private final WatchSink sink;
     private final RequestInfo info;
+    private final String userAgent;
     private final Object lock = new Object();
     // Guarded by lock: events not yet delivered, oldest first; each delayed one has its due time.
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
@@ -281,9 +290,10 @@ final class FaultFilter implements RequestFilter, FaultInjector {
 
     private record Pending(byte[] event, long dueNanos) {}
 
-    ControlledSink(WatchSink sink, RequestInfo info) {
+    ControlledSink(WatchSink sink, RequestInfo info, String userAgent) {
       this.sink = sink;
       this.info = info;
+      this.userAgent = userAgent;
     }
 
     void stopWith(Runnable handle) {
@@ -303,7 +313,7 @@ final class FaultFilter implements RequestFilter, FaultInjector {
         if (closed) {
           return;
         }
-        List<Installed> active = eventRules(info);
+        List<Installed> active = eventRules(info, userAgent);
         Installed hold = null;
         Installed delay = null;
         for (Installed rule : active) {
@@ -338,7 +348,7 @@ final class FaultFilter implements RequestFilter, FaultInjector {
     void release() {
       synchronized (lock) {
         boolean held =
-            eventRules(info).stream()
+            eventRules(info, userAgent).stream()
                 .anyMatch(r -> r.rule.fault().kind() == Fault.Kind.HOLD_EVENTS);
         if (held) {
           return;

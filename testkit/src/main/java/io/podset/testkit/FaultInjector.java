@@ -39,4 +39,13 @@ public interface FaultInjector {
    * @return how many watches were ended
    */
   int dropWatches(String resource);
+
+  /**
+   * Ends the open watches of {@code resource} (plural, any group; null for all) opened by clients
+   * whose {@code User-Agent} contains {@code userAgentContaining} (null for any): a connection loss
+   * of one client among several.
+   *
+   * @return how many watches were ended
+   */
+  int dropWatches(String resource, String userAgentContaining);
 }

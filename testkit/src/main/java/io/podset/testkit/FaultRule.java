@@ -64,19 +64,27 @@ public final class FaultRule {
 
   boolean matches(RequestInfo info, String requestUserAgent, Instant now) {
     return (verbs == null || verbs.contains(info.verb()))
-        && matchesTarget(info.group(), info.resource(), info.namespace())
+        && matchesTarget(info.group(), info.resource(), info.namespace(), requestUserAgent)
         && (subresource == null || subresource.equals(info.subresource()))
         && (name == null || name.equals(info.name()))
-        && (userAgent == null || (requestUserAgent != null && requestUserAgent.contains(userAgent)))
         && (from == null || !now.isBefore(from))
         && (until == null || now.isBefore(until));
   }
 
-  /** Whether a watch of the resource in the namespace (null: all namespaces) is covered. */
-  boolean matchesTarget(String requestGroup, String requestResource, String requestNamespace) {
+  /**
+   * Whether a watch of the resource in the namespace (null: all namespaces), opened with the user
+   * agent (null: none), is covered.
+   */
+  boolean matchesTarget(
+      String requestGroup,
+      String requestResource,
+      String requestNamespace,
+      String requestUserAgent) {
     return (resource == null || resource.equals(requestResource))
         && (group == null || group.equals(requestGroup))
-        && (namespace == null || namespace.equals(requestNamespace));
+        && (namespace == null || namespace.equals(requestNamespace))
+        && (userAgent == null
+            || (requestUserAgent != null && requestUserAgent.contains(userAgent)));
   }
 
   long skip() {
@@ -187,8 +195,8 @@ public final class FaultRule {
 
     /**
      * Only requests whose {@code User-Agent} header contains {@code text}: tells apart clients of
-     * the same server, e.g. two candidates for one Lease, each with its own user agent. Applies to
-     * request faults only; event faults act on every watch of their resource.
+     * the same server, e.g. two candidates for one Lease, each with its own user agent, or an
+     * operator and the test observing it. For event faults: only the watches such clients opened.
      *
      * @throws IllegalArgumentException if {@code text} is empty
      */

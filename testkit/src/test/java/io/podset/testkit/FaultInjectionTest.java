@@ -321,6 +321,36 @@ class FaultInjectionTest {
   }
 
   @Test
+  void userAgentContaining_scopesEventFaults_andDropWatches() throws Exception {
+    FaultInjector.Handle hold =
+        server
+            .faults()
+            .add(
+                FaultRule.match()
+                    .resource("configmaps")
+                    .userAgentContaining("instance-a")
+                    .inject(Fault.holdEvents()));
+    String path = "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=";
+    String from = Long.toString(server.resourceVersion());
+    try (HttpWatch a = new HttpWatch(server.url(), path + from, "op/instance-a");
+        HttpWatch b = new HttpWatch(server.url(), path + from, "op/instance-b")) {
+      createConfigMap("c");
+      assertThat(b.next().path("object").path("metadata").path("name").asText()).isEqualTo("c");
+      assertThat(hold.injected()).isEqualTo(1);
+      assertThat(a.isEmpty()).isTrue();
+      assertThat(server.faults().dropWatches("configmaps", "instance-a")).isEqualTo(1);
+      assertThat(a.awaitEnd()).isTrue();
+      createConfigMap("d");
+      assertThat(b.next().path("object").path("metadata").path("name").asText()).isEqualTo("d");
+    }
+    assertThat(server.faults().rules().get(0).rule().toString())
+        .contains("user agent containing \"instance-a\"");
+    assertThatThrownBy(() -> FaultRule.match().userAgentContaining(""))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("userAgentContaining");
+  }
+
+  @Test
   void rules_rejectBadArguments() {
     assertThatThrownBy(() -> FaultRule.match().verbs("frobnicate"))
         .isInstanceOf(IllegalArgumentException.class)

@@ -27,10 +27,17 @@ final class HttpWatch implements AutoCloseable {
   private final Stream<String> lines;
 
   HttpWatch(URI base, String pathAndQuery) {
+    this(base, pathAndQuery, "testkit-http-watch");
+  }
+
+  HttpWatch(URI base, String pathAndQuery, String userAgent) {
     try {
       HttpResponse<Stream<String>> response =
           HTTP.send(
-              HttpRequest.newBuilder(base.resolve(pathAndQuery)).GET().build(),
+              HttpRequest.newBuilder(base.resolve(pathAndQuery))
+                  .header("User-Agent", userAgent)
+                  .GET()
+                  .build(),
               HttpResponse.BodyHandlers.ofLines());
       assertThat(response.statusCode()).isEqualTo(200);
       lines = response.body();

@@ -115,7 +115,7 @@ final class LeaderElector implements AutoCloseable {
     long sentNanos = clock.nanoTime();
     boolean acquired;
     try {
-      acquired = tryAcquireOrRenew(sentNanos);
+      acquired = tryAcquireOrRenew();
     } catch (RuntimeException e) {
       log.warn(
           "Lease {}/{}: attempt failed: {}",
@@ -163,21 +163,27 @@ final class LeaderElector implements AutoCloseable {
     scheduleAttempt(delay);
   }
 
-  /** One round of client-go's tryAcquireOrRenew. */
-  private boolean tryAcquireOrRenew(long nowNanos) {
+  /**
+   * One round of client-go's tryAcquireOrRenew. A record is observed when the read returns, not
+   * when the attempt began: a read slowed by retries may carry a renewal made long after the
+   * attempt began, and the lease duration must run from then (else a follower takes over while the
+   * leader is still within its renew deadline).
+   */
+  private boolean tryAcquireOrRenew() {
     Instant now = clock.instant();
     int durationSeconds = (int) Math.max(1, config.leaseDuration().toSeconds());
     Optional<LeaseRecord> current = store.get();
+    long readNanos = clock.nanoTime();
     if (current.isEmpty()) {
       LeaseRecord created =
           store.create(new LeaseRecord(config.identity(), durationSeconds, now, now, 0, null));
-      observe(created, nowNanos);
+      observe(created, clock.nanoTime());
       return true;
     }
     LeaseRecord existing = current.get();
-    observe(existing, nowNanos);
+    observe(existing, readNanos);
     boolean mine = existing.heldBy(config.identity());
-    if (!mine && !existing.released() && !expired(nowNanos)) {
+    if (!mine && !existing.released() && !expired(readNanos)) {
       return false;
     }
     LeaseRecord desired =
@@ -197,7 +203,7 @@ final class LeaderElector implements AutoCloseable {
                 existing.leaseTransitions() + 1,
                 existing.resourceVersion());
     LeaseRecord written = store.update(desired);
-    observe(written, nowNanos);
+    observe(written, clock.nanoTime());
     return true;
   }
 

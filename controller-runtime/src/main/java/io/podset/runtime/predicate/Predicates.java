@@ -11,6 +11,11 @@ import java.util.function.Predicate;
  * Stock event filters, usable on any watched type. Each passes additions and deletions and judges
  * updates by comparing the old and new object; compose them with {@link Predicate#and}, {@link
  * Predicate#or} and {@link Predicate#negate}.
+ *
+ * <p>An update whose {@code metadata.uid} changed always passes: the object was deleted and created
+ * again under the same name while the watch was down, and the informer's relist reports the pair as
+ * one update. The new object may well have the same generation, labels and annotations as the old
+ * one (a re-created object starts at generation 1), yet it is new work.
  */
 public final class Predicates {
 
@@ -60,8 +65,19 @@ public final class Predicates {
       if (!(event instanceof Event.Updated<? extends HasMetadata> update)) {
         return true;
       }
-      return !Objects.equals(read(update.oldObject(), field), read(update.object(), field));
+      return replaced(update.oldObject(), update.object())
+          || !Objects.equals(read(update.oldObject(), field), read(update.object(), field));
     };
+  }
+
+  /**
+   * Whether {@code after} is another object than {@code before} under the same name: their uids
+   * differ (deleted and created again between two observations).
+   */
+  public static boolean replaced(HasMetadata before, HasMetadata after) {
+    Object beforeUid = read(before, ObjectMeta::getUid);
+    Object afterUid = read(after, ObjectMeta::getUid);
+    return beforeUid != null && afterUid != null && !beforeUid.equals(afterUid);
   }
 
   private static Object read(HasMetadata object, Function<ObjectMeta, Object> field) {

@@ -94,6 +94,29 @@ class LeaderElectorTest {
   }
 
   @Test
+  void follower_slowRead_countsTheLeaseFromWhenTheRecordArrived_neverTwoWriters() {
+    // Found by the failover test: a follower's read of the Lease slowed by 503 retries returned a
+    // renewal made long after the read began; the lease duration counted from the beginning, so
+    // the follower took over while the leader was still within its renew deadline.
+    PartitionableStore aView = new PartitionableStore(store);
+    SlowStore bView = new SlowStore(store);
+    Candidate a = new Candidate("a", aView);
+    Candidate b = new Candidate("b", bView);
+    a.elector.start();
+    clock.runDueTasks();
+    b.elector.start();
+    clock.advance(Duration.ofSeconds(3));
+
+    bView.nextGetTakes = Duration.ofSeconds(9); // a keeps renewing meanwhile
+    bView.afterSlowGet = () -> aView.partitioned = true; // then a is cut off
+    for (int tenth = 1; tenth <= 400; tenth++) {
+      clock.advance(Duration.ofMillis(100));
+      assertThat(a.elector.mayWrite() && b.elector.mayWrite()).as("two writers").isFalse();
+    }
+    assertThat(b.elector.isLeader()).as("b took over in the end").isTrue();
+  }
+
+  @Test
   void renewFailures_revokeTheFenceAfterTheRenewDeadline() {
     Candidate a = new Candidate("a");
     a.elector.start();
@@ -158,6 +181,40 @@ class LeaderElectorTest {
         .hasMessageContaining("retryPeriod");
     assertThatThrownBy(() -> LeaderElectionConfig.of("ns", " ", "me"))
         .hasMessageContaining("leaseName");
+  }
+
+  /** One candidate's view of the shared store whose next read takes a while (on the clock). */
+  private final class SlowStore implements LeaseStore {
+    private final LeaseStore delegate;
+    Duration nextGetTakes;
+    Runnable afterSlowGet = () -> {};
+
+    SlowStore(LeaseStore delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public java.util.Optional<LeaseRecord> get() {
+      Duration takes = nextGetTakes;
+      if (takes == null) {
+        return delegate.get();
+      }
+      nextGetTakes = null;
+      clock.advance(takes); // the other candidates' attempts run meanwhile
+      java.util.Optional<LeaseRecord> record = delegate.get();
+      afterSlowGet.run();
+      return record;
+    }
+
+    @Override
+    public LeaseRecord create(LeaseRecord record) {
+      return delegate.create(record);
+    }
+
+    @Override
+    public LeaseRecord update(LeaseRecord record) {
+      return delegate.update(record);
+    }
   }
 
   /** One candidate's view of the shared store, which a partition can cut off. */

@@ -39,6 +39,27 @@ class PredicatesTest {
   }
 
   @Test
+  void everyUpdatePredicate_passesAnObjectReCreatedUnderTheSameName() {
+    Pod old = pod(1, "10", Map.of("a", "b"), Map.of());
+    old.getMetadata().setUid("uid-1");
+    Pod recreated = pod(1, "42", Map.of("a", "b"), Map.of());
+    recreated.getMetadata().setUid("uid-2");
+    Pod sameObject = pod(1, "43", Map.of("a", "b"), Map.of());
+    sameObject.getMetadata().setUid("uid-1");
+    for (Predicate<Event<? extends HasMetadata>> p :
+        java.util.List.of(
+            Predicates.generationChanged(),
+            Predicates.labelsChanged(),
+            Predicates.annotationsChanged())) {
+      assertThat(update(p, old, recreated)).as("re-created").isTrue();
+      assertThat(update(p, old, sameObject)).as("same object, nothing changed").isFalse();
+    }
+    assertThat(Predicates.replaced(old, recreated)).isTrue();
+    assertThat(Predicates.replaced(old, sameObject)).isFalse();
+    assertThat(Predicates.replaced(pod(1, "1", null, null), recreated)).as("no uid").isFalse();
+  }
+
+  @Test
   void labelsChanged_treatsNullAndEmptyAlike() {
     Pod noLabels = pod(1, "10", null, null);
     assertThat(update(Predicates.labelsChanged(), noLabels, pod(1, "11", Map.of(), null)))

@@ -1,0 +1,412 @@
+package io.podset.operator.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.podset.api.v1alpha1.PodSet;
+import io.podset.api.v1alpha1.PodSetSpec;
+import io.podset.testkit.FakeApiServer;
+import io.podset.testkit.KubeletOptions;
+import io.podset.testkit.RequestJournal;
+import io.podset.testkit.RequestMatcher;
+import io.podset.testkit.RequestRecord;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The chaos soak: PodSets are scaled, given new templates, deleted and re-created at random
+ * (seeded) while random faults hit the operator's requests and watches ({@link FaultCampaign});
+ * {@link PodSetInvariants} checks every state of the cluster. After the faults stop every PodSet
+ * must converge within {@link #CONVERGENCE_BOUND}, and the settled operator must make no write,
+ * even across a forced relist.
+ *
+ * <p>CI size: {@value #CI_PODSETS} PodSets, {@value #CI_FAULT_SECONDS} s of faults. {@code
+ * -Dchaos.long=true}: {@value #LONG_PODSETS} PodSets, {@value #LONG_FAULT_SECONDS} s. {@code
+ * -Dchaos.seed=N} repeats a run (the seed is printed).
+ */
+class ChaosSoakIT {
+
+  static final int CI_PODSETS = 30;
+  static final int CI_FAULT_SECONDS = 40;
+  static final int LONG_PODSETS = 200;
+  static final int LONG_FAULT_SECONDS = 600;
+
+  /**
+   * How long after the operator's view a request it sent may land: latency spikes (up to 1.5 s), a
+   * Retry-After (1 s) and the client's own retries of 5xx answers.
+   */
+  static final Duration IN_FLIGHT = Duration.ofSeconds(5);
+
+  /** How long after a PodSet's deletion an active pod of it may still be seen. */
+  static final Duration GC_GRACE = Duration.ofSeconds(2);
+
+  /**
+   * The promise: converged this long after the faults stop. The informers' relist backoff (as
+   * client-go's: 800 ms doubling to 30 s, plus up to 100% jitter, reset after 2 min of health) may
+   * alone keep a cache stale for 60 s after the last fault; then a reconcile or two.
+   */
+  static final Duration CONVERGENCE_BOUND = Duration.ofSeconds(90);
+
+  /**
+   * How long the operator must have made no write before the steady state is observed: longer than
+   * the Event recorder's per-object refill (10 s), which may still flush counts of earlier events.
+   */
+  static final Duration QUIET = Duration.ofSeconds(11);
+
+  /** How much longer than {@link #QUIET} the trailing Events may take to be quiet. */
+  static final Duration QUIET_SLACK = Duration.ofSeconds(30);
+
+  /** The observation window of the steady state after the relist. */
+  static final Duration STEADY_WINDOW = Duration.ofSeconds(5);
+
+  /** Writes per minute above which the operator is storming (see the report for the measure). */
+  static final int MAX_WRITES_PER_MINUTE_PER_PODSET = 60;
+
+  private static final String NAMESPACE = "chaos";
+
+  private final boolean longRun = Boolean.getBoolean("chaos.long");
+  private final long seed = Long.getLong("chaos.seed", System.nanoTime());
+  private FakeApiServer server;
+  private ClusterHistory history;
+  private OperatorInstance operator;
+  private FaultCampaign campaign;
+  private OperatorView view;
+
+  @AfterEach
+  void stop() {
+    if (campaign != null) {
+      campaign.stop();
+    }
+    if (operator != null) {
+      operator.close();
+    }
+    if (history != null) {
+      history.close();
+    }
+    if (view != null) {
+      view.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void randomChangesUnderRandomFaults_keepInvariants_converge_andSettleWithoutWrites() {
+    int podSets = longRun ? LONG_PODSETS : CI_PODSETS;
+    Duration faultPhase = Duration.ofSeconds(longRun ? LONG_FAULT_SECONDS : CI_FAULT_SECONDS);
+    int maxReplicas = longRun ? 10 : 5;
+    System.out.println("Chaos soak: seed " + seed + " (repeat with -Dchaos.seed=" + seed + ")");
+    Random random = new Random(seed);
+
+    server =
+        FakeApiServer.builder()
+            .kubelet(KubeletOptions.defaults().withTerminationDelay(Duration.ofMillis(200)))
+            .bookmarkInterval(Duration.ofSeconds(1))
+            .start();
+    server.installCrds(Path.of("../deploy/crds/podsets.app.example.com-v1.yml"));
+    KubernetesClient admin = server.client();
+    admin
+        .namespaces()
+        .resource(
+            new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
+        .create();
+    history = ClusterHistory.start(server.url());
+    view = new OperatorView();
+    PodSetInvariants invariants = new PodSetInvariants(view, IN_FLIGHT, GC_GRACE);
+    operator = OperatorInstance.start(server, "soak", null, 2);
+    view.track(operator);
+
+    Driver driver = new Driver(admin, random, maxReplicas);
+    for (int i = 0; i < podSets; i++) {
+      driver.create(String.format("ps-%03d", i));
+    }
+    campaign =
+        new FaultCampaign(
+            server, random.nextLong(), OperatorInstance.USER_AGENT_PREFIX, Duration.ofMillis(400));
+    RequestJournal journal = server.journal();
+    RequestMatcher operatorWrites =
+        RequestMatcher.writes().userAgentContaining(OperatorInstance.USER_AGENT_PREFIX);
+    // Pod and PodSet writes: Events are rate-limited per object and may trail for minutes after a
+    // fault-heavy phase (counted separately in the report).
+    java.util.function.Predicate<RequestRecord> stateWrites =
+        r -> operatorWrites.test(r) && !"events".equals(r.resource());
+    Instant faultsStarted = Instant.now();
+    RequestJournal.Mark faultMark = journal.mark();
+    campaign.start();
+    long end = System.nanoTime() + faultPhase.toNanos();
+    int maxWindowWrites = 0;
+    long windowStart = System.nanoTime();
+    RequestJournal.Mark windowMark = journal.mark();
+    long faultWrites = 0;
+    while (System.nanoTime() - end < 0) {
+      driver.step();
+      invariants.advance(history);
+      if (System.nanoTime() - windowStart > Duration.ofSeconds(10).toNanos()) {
+        int writes = journal.count(operatorWrites.since(windowMark));
+        faultWrites += writes;
+        maxWindowWrites = Math.max(maxWindowWrites, writes);
+        windowMark = journal.mark();
+        windowStart = System.nanoTime();
+      }
+      LockSupport.parkNanos(Duration.ofMillis(50 + random.nextInt(longRun ? 150 : 350)).toNanos());
+    }
+    campaign.stop();
+    long stoppedNanos = System.nanoTime();
+    int lastWindow = journal.count(operatorWrites.since(windowMark));
+    faultWrites += lastWindow;
+    Duration faultDuration = Duration.between(faultsStarted, Instant.now());
+    List<RequestRecord> faultRecords =
+        journal.records(
+            RequestMatcher.any()
+                .userAgentContaining(OperatorInstance.USER_AGENT_PREFIX)
+                .since(faultMark));
+
+    // Convergence: the observer's view of the cluster satisfies invariant 3.
+    List<String> problems = List.of("not checked yet");
+    while (!problems.isEmpty()) {
+      if (System.nanoTime() - stoppedNanos > CONVERGENCE_BOUND.toNanos()) {
+        throw new AssertionError(
+            "not converged "
+                + CONVERGENCE_BOUND
+                + " after the faults stopped (seed "
+                + seed
+                + "):\n  "
+                + String.join("\n  ", problems));
+      }
+      LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+      history.awaitComplete(server.resourceVersion(), Duration.ofSeconds(10));
+      invariants.advance(history);
+      problems = invariants.convergenceProblems();
+    }
+    Duration convergence = Duration.ofNanos(System.nanoTime() - stoppedNanos);
+
+    // Quiet: the tail of Events (rate-limited per object, flushed up to 10 s later) has been sent.
+    Duration quiet = awaitQuiet(journal, stateWrites, stoppedNanos);
+
+    // Steady state: no write over a window in which every pod changes (an annotation, as status
+    // updates by a kubelet would), so every PodSet is reconciled again, and every watch drops.
+    RequestJournal.Mark steadyMark = journal.mark();
+    long steadyStart = System.nanoTime();
+    int touched = 0;
+    for (Pod pod : admin.pods().inNamespace(NAMESPACE).list().getItems()) {
+      admin
+          .pods()
+          .inNamespace(NAMESPACE)
+          .withName(pod.getMetadata().getName())
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              "{\"metadata\":{\"annotations\":{\"chaos.example.com/touched\":\"true\"}}}");
+      touched++;
+    }
+    int dropped = server.faults().dropWatches(null, OperatorInstance.USER_AGENT_PREFIX);
+    long steadyEnd = System.nanoTime() + STEADY_WINDOW.toNanos();
+    while (System.nanoTime() - steadyEnd < 0) {
+      assertThat(journal.records(operatorWrites.since(steadyMark)).stream().filter(stateWrites))
+          .as("pod and PodSet writes in steady state")
+          .isEmpty();
+      LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+    }
+    assertThat(journal.records(operatorWrites.since(steadyMark)).stream().filter(stateWrites))
+        .as("pod and PodSet writes in steady state")
+        .isEmpty();
+    int steadyEvents = journal.count(operatorWrites.since(steadyMark));
+    Duration steady = Duration.ofNanos(System.nanoTime() - steadyStart);
+
+    history.awaitComplete(server.resourceVersion(), Duration.ofSeconds(10));
+    invariants.advance(history);
+    double minutes = faultDuration.toMillis() / 60_000.0;
+    double writesPerMinute = faultWrites / minutes;
+    long podWrites =
+        faultRecords.stream()
+            .filter(r -> r.isWrite() && "pods".equals(r.resource()) && r.status() < 300)
+            .count();
+    long failedWrites = faultRecords.stream().filter(r -> r.isWrite() && r.status() >= 300).count();
+
+    StringBuilder report = new StringBuilder();
+    report.append("=== Chaos soak report ===\n");
+    report.append(
+        String.format(
+            "seed %d; %d PodSets (replicas 0..%d); %.0f s of faults%n",
+            seed, podSets, maxReplicas, faultDuration.toMillis() / 1000.0));
+    report.append("driver: ").append(driver.summary()).append('\n');
+    report.append("faults injected: ").append(campaign.counts()).append(", total ");
+    report.append(campaign.total()).append('\n');
+    report.append(
+        String.format(
+            "operator during faults: %d requests, %d writes (%.0f/min, busiest 10 s: %d),"
+                + " %d successful pod writes, %d failed writes%n",
+            faultRecords.size(),
+            faultWrites,
+            writesPerMinute,
+            maxWindowWrites,
+            podWrites,
+            failedWrites));
+    report.append(
+        String.format(
+            "invariants: %d states checked up to rv %d, %d violations; largest surplus after a"
+                + " scale-down %d; %d pods created from a stale view for a deleted PodSet (and"
+                + " collected)%n",
+            invariants.checks(),
+            invariants.processedVersion(),
+            invariants.violationCount(),
+            invariants.maxSurplus(),
+            invariants.createdForDeleted()));
+    report.append(
+        String.format(
+            "convergence after faults stopped: %.1f s (bound %d s), quiet (no write) from"
+                + " %.1f s; %d pods at the end%n",
+            convergence.toMillis() / 1000.0,
+            CONVERGENCE_BOUND.toSeconds(),
+            quiet.toMillis() / 1000.0,
+            invariants.podCount()));
+    report.append(
+        String.format(
+            "steady state: 0 pod/PodSet writes in %.1f s while all %d pods changed and %d watches"
+                + " dropped (%d trailing Event writes)%n",
+            steady.toMillis() / 1000.0, touched, dropped, steadyEvents));
+    for (String violation : invariants.violations()) {
+      report.append("VIOLATION ").append(violation).append('\n');
+    }
+    System.out.print(report);
+
+    assertThat(history.broken()).as("observer history").isNull();
+    assertThat(invariants.violations()).as(report.toString()).isEmpty();
+    assertThat(invariants.convergenceProblems()).as(report.toString()).isEmpty();
+    assertThat(writesPerMinute)
+        .as("writes per minute during faults (no reconcile storm)\n" + report)
+        .isLessThanOrEqualTo((double) MAX_WRITES_PER_MINUTE_PER_PODSET * podSets);
+  }
+
+  /**
+   * Waits until the operator made no write for {@link #QUIET}, at most {@link #QUIET_SLACK} longer;
+   * returns when the quiet began, from {@code sinceNanos}.
+   */
+  private static Duration awaitQuiet(
+      RequestJournal journal,
+      java.util.function.Predicate<RequestRecord> stateWrites,
+      long sinceNanos) {
+    long start = System.nanoTime();
+    RequestJournal.Mark mark = journal.mark();
+    long quietSince = start;
+    List<RequestRecord> recent = List.of();
+    while (System.nanoTime() - quietSince < QUIET.toNanos()) {
+      if (System.nanoTime() - start > QUIET.plus(QUIET_SLACK).toNanos()) {
+        throw new AssertionError(
+            "the operator kept writing after converging; the latest writes: " + recent);
+      }
+      LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+      RequestJournal.Mark now = journal.mark();
+      List<RequestRecord> writes =
+          journal.records(RequestMatcher.any().since(mark)).stream().filter(stateWrites).toList();
+      if (!writes.isEmpty()) {
+        quietSince = System.nanoTime();
+        recent = writes;
+      }
+      mark = now;
+    }
+    return Duration.ofNanos(quietSince - sinceNanos);
+  }
+
+  /** Random changes to the PodSets, through the admin client (never faulted). */
+  private static final class Driver {
+    private final KubernetesClient client;
+    private final Random random;
+    private final int maxReplicas;
+    private final List<String> names = new ArrayList<>();
+    private final Map<String, Integer> versions = new java.util.HashMap<>();
+    private final Map<String, Boolean> exists = new java.util.HashMap<>();
+    private int scales;
+    private int templates;
+    private int deletes;
+    private int recreates;
+
+    Driver(KubernetesClient client, Random random, int maxReplicas) {
+      this.client = client;
+      this.random = random;
+      this.maxReplicas = maxReplicas;
+    }
+
+    void create(String name) {
+      if (!names.contains(name)) {
+        names.add(name);
+      }
+      int version = versions.merge(name, 1, Integer::sum);
+      PodSetSpec spec =
+          PodSetSpec.ofReplicas(random.nextInt(maxReplicas + 1)).withTemplate(template(version));
+      client
+          .resources(PodSet.class)
+          .inNamespace(NAMESPACE)
+          .resource(PodSet.of(NAMESPACE, name, spec))
+          .create();
+      exists.put(name, true);
+    }
+
+    void step() {
+      String name = names.get(random.nextInt(names.size()));
+      if (!exists.get(name)) {
+        create(name);
+        recreates++;
+        return;
+      }
+      int dice = random.nextInt(100);
+      var resource = client.resources(PodSet.class).inNamespace(NAMESPACE).withName(name);
+      if (dice < 60) {
+        int replicas = random.nextInt(maxReplicas + 1);
+        resource.patch(
+            PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"replicas\":" + replicas + "}}");
+        scales++;
+      } else if (dice < 88) {
+        int version = versions.merge(name, 1, Integer::sum);
+        resource.patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"template\":" + Serialization.asJson(template(version)) + "}}");
+        templates++;
+      } else {
+        resource.delete();
+        exists.put(name, false);
+        deletes++;
+      }
+    }
+
+    String summary() {
+      return scales
+          + " scale changes, "
+          + templates
+          + " template changes, "
+          + deletes
+          + " deletes, "
+          + recreates
+          + " re-creates";
+    }
+
+    private static PodTemplateSpec template(int version) {
+      return new PodTemplateSpecBuilder()
+          .withNewSpec()
+          .addNewContainer()
+          .withName("main")
+          .withImage("busybox:1.36")
+          .withCommand("sleep", "3600")
+          .withEnv(new EnvVarBuilder().withName("VERSION").withValue("v" + version).build())
+          .endContainer()
+          .endSpec()
+          .build();
+    }
+  }
+}

@@ -1,0 +1,479 @@
+package io.podset.operator.reliability;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.podset.api.v1alpha1.PodSetDefaults;
+import io.podset.operator.reliability.ClusterHistory.Change;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The operator's safety and liveness promises, checked on every state of a {@link ClusterHistory}
+ * (each resourceVersion, in order), not on samples.
+ *
+ * <h2>Definitions</h2>
+ *
+ * <ul>
+ *   <li>A pod is <em>owned</em> by a PodSet when its controller owner reference names the PodSet's
+ *       uid; it is <em>active</em> when it has no {@code deletionTimestamp} and its phase is
+ *       neither Succeeded nor Failed (the operator counts exactly these).
+ *   <li>{@code replicas(t)} is the PodSet's {@code spec.replicas} (default 1) in the state at t.
+ *   <li>A <em>decrease</em> is a PodSet change that lowers {@code spec.replicas}; {@code d} is the
+ *       resourceVersion of the latest one.
+ *   <li>{@code old(t)}: active owned pods created at or before {@code d}: pods that existed when
+ *       the PodSet was scaled down and whose deletion is the operator's pending work.
+ *   <li>{@code recent(t)}: the largest {@code spec.replicas} among the PodSet's versions from the
+ *       one the operator had observed at {@code t - inFlight} to the current one (the operator's
+ *       view is sampled by {@link OperatorView}): the operator may act on any version it has not
+ *       yet seen replaced, and a request it sent may land up to {@code inFlight} later (latency,
+ *       Retry-After, client retries).
+ * </ul>
+ *
+ * <h2>Invariants</h2>
+ *
+ * <ol>
+ *   <li><b>No surplus</b>: in every state, {@code active(t) <= max(recent(t), old(t))}. Beyond
+ *       {@code spec.replicas} there may only be pods asked for within the staleness window, or pods
+ *       left from before the latest scale-down. A duplicate create from a stale cache (or by two
+ *       instances at once) breaks it.
+ *   <li><b>No pod outlives its PodSet</b>: after a PodSet is deleted, an active pod it owns is seen
+ *       at most {@code gcGrace} later; and (checked by {@link #convergenceProblems}) once settled,
+ *       no pod, terminating or not, is owned by a PodSet that no longer exists.
+ *   <li><b>Convergence</b> ({@link #convergenceProblems}): every PodSet has exactly {@code
+ *       spec.replicas} active pods, all Ready and running the current template's containers, no
+ *       terminating ones, and a status that says so ({@code replicas}, {@code readyReplicas},
+ *       {@code availableReplicas}, {@code updatedReplicas}, {@code podNames}, {@code
+ *       observedGeneration}, Available=True, Progressing=False, no ReplicaFailure).
+ * </ol>
+ *
+ * <p>Not thread-safe: one thread calls {@link #advance}.
+ */
+final class PodSetInvariants {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int MAX_REPORTED = 50;
+
+  /** What the checker knows of one PodSet. */
+  private static final class PodSetState {
+    final String key;
+    JsonNode object;
+    int replicas;
+    long lastDecreaseVersion;
+    boolean deleted;
+    long deletedNanos;
+    // (receivedNanos, resourceVersion, replicas) in order: the values of spec.replicas.
+    final List<long[]> replicasHistory = new ArrayList<>();
+
+    PodSetState(String key) {
+      this.key = key;
+    }
+  }
+
+  /** What the checker knows of one pod. */
+  private record PodState(
+      String key,
+      String ownerUid,
+      long createdVersion,
+      long firstSeenNanos,
+      boolean active,
+      JsonNode object) {}
+
+  private final OperatorView view;
+  private final long inFlightNanos;
+  private final long gcGraceNanos;
+  private long createdForDeleted;
+  private long podsCreated;
+  private final Map<String, PodSetState> podSets = new LinkedHashMap<>();
+  private final Map<String, PodState> pods = new HashMap<>();
+  // Owner uid -> uids of the pods that name it as controller.
+  private final Map<String, Set<String>> podsByOwner = new HashMap<>();
+  private final List<String> violations = new ArrayList<>();
+  private long violationCount;
+  private long processedVersion;
+  private long checks;
+  private int maxSurplus;
+
+  /**
+   * @param view the operator's view of PodSets over time
+   * @param inFlight how long after the operator's view a request it sent may land
+   * @param gcGrace how long an active pod of a deleted PodSet may be seen, from the deletion or
+   *     from the pod's creation if later (a create from a stale view)
+   */
+  PodSetInvariants(OperatorView view, Duration inFlight, Duration gcGrace) {
+    this.view = Objects.requireNonNull(view, "view");
+    this.inFlightNanos = Objects.requireNonNull(inFlight, "inFlight").toNanos();
+    this.gcGraceNanos = Objects.requireNonNull(gcGrace, "gcGrace").toNanos();
+  }
+
+  /** Checks every state the history holds completely and has not been checked yet. */
+  void advance(ClusterHistory history) {
+    long upTo = history.complete();
+    if (upTo <= processedVersion) {
+      return;
+    }
+    for (Change change : history.changes(processedVersion, upTo)) {
+      switch (change.resource()) {
+        case PODSETS -> podSetChanged(change);
+        case PODS -> podChanged(change);
+        case LEASES -> {}
+      }
+    }
+    processedVersion = upTo;
+  }
+
+  private void podSetChanged(Change change) {
+    JsonNode object = change.object();
+    String uid = object.path("metadata").path("uid").asText();
+    PodSetState state = podSets.computeIfAbsent(uid, u -> new PodSetState(key(object)));
+    state.object = object;
+    if (change.type().equals("DELETED")) {
+      state.deleted = true;
+      state.deletedNanos = change.receivedNanos();
+      return;
+    }
+    int replicas = object.path("spec").path("replicas").asInt(PodSetDefaults.REPLICAS);
+    if (!state.replicasHistory.isEmpty() && replicas < state.replicas) {
+      state.lastDecreaseVersion = change.resourceVersion();
+    }
+    if (state.replicasHistory.isEmpty() || replicas != state.replicas) {
+      state.replicasHistory.add(
+          new long[] {change.receivedNanos(), change.resourceVersion(), replicas});
+    }
+    state.replicas = replicas;
+  }
+
+  private void podChanged(Change change) {
+    JsonNode object = change.object();
+    String uid = object.path("metadata").path("uid").asText();
+    PodState previous = pods.get(uid);
+    String owner = controllerUid(object);
+    if (previous != null && previous.ownerUid() != null) {
+      podsByOwner.getOrDefault(previous.ownerUid(), new HashSet<>()).remove(uid);
+    }
+    if (change.type().equals("DELETED")) {
+      pods.remove(uid);
+    } else {
+      if (previous == null) {
+        podsCreated++;
+      }
+      long created = previous == null ? change.resourceVersion() : previous.createdVersion();
+      long firstSeen = previous == null ? change.receivedNanos() : previous.firstSeenNanos();
+      pods.put(uid, new PodState(key(object), owner, created, firstSeen, isActive(object), object));
+      if (owner != null) {
+        podsByOwner.computeIfAbsent(owner, o -> new HashSet<>()).add(uid);
+      }
+    }
+    if (owner == null) {
+      return;
+    }
+    PodSetState podSet = podSets.get(owner);
+    if (podSet == null) {
+      return;
+    }
+    checks++;
+    PodState now = pods.get(uid);
+    if (podSet.deleted) {
+      if (previous == null && now != null) {
+        createdForDeleted++;
+      }
+      long since = now == null ? 0 : Math.max(podSet.deletedNanos, now.firstSeenNanos());
+      if (now != null && now.active() && change.receivedNanos() - since > gcGraceNanos) {
+        violation(
+            "pod "
+                + now.key()
+                + " of deleted PodSet "
+                + podSet.key
+                + " still active "
+                + millis(change.receivedNanos() - since)
+                + " ms after the deletion or its creation (rv "
+                + change.resourceVersion()
+                + ")");
+      }
+      return;
+    }
+    if (now == null || !now.active()) {
+      return;
+    }
+    int active = 0;
+    int old = 0;
+    for (String podUid : podsByOwner.getOrDefault(owner, Set.of())) {
+      PodState pod = pods.get(podUid);
+      if (pod.active()) {
+        active++;
+        if (pod.createdVersion() <= podSet.lastDecreaseVersion) {
+          old++;
+        }
+      }
+    }
+    maxSurplus = Math.max(maxSurplus, active - podSet.replicas);
+    int recent = recentReplicas(podSet, change.receivedNanos());
+    if (active > Math.max(recent, old)) {
+      violation(
+          "PodSet "
+              + podSet.key
+              + ": "
+              + active
+              + " active pods at rv "
+              + change.resourceVersion()
+              + " (pod "
+              + now.key()
+              + ") but replicas "
+              + podSet.replicas
+              + ", at most "
+              + recent
+              + " within the staleness window, "
+              + old
+              + " from before the latest scale-down; operator view at rv "
+              + view.versionAt(change.receivedNanos() - inFlightNanos)
+              + " "
+              + millis(inFlightNanos)
+              + " ms before; replicas history "
+              + describe(podSet, change.receivedNanos()));
+    }
+  }
+
+  private int recentReplicas(PodSetState podSet, long nowNanos) {
+    long seen = view.versionAt(nowNanos - inFlightNanos);
+    int max = podSet.replicas;
+    List<long[]> history = podSet.replicasHistory;
+    for (int i = history.size() - 1; i >= 0; i--) {
+      long[] entry = history.get(i);
+      max = Math.max(max, (int) entry[2]);
+      if (entry[1] <= seen) {
+        break; // the version the operator had observed
+      }
+    }
+    return max;
+  }
+
+  private static String describe(PodSetState podSet, long nowNanos) {
+    StringBuilder s = new StringBuilder("[");
+    for (long[] entry : podSet.replicasHistory) {
+      if (s.length() > 1) {
+        s.append(", ");
+      }
+      s.append(entry[2])
+          .append(" at rv ")
+          .append(entry[1])
+          .append(" (")
+          .append(millis(entry[0] - nowNanos))
+          .append(" ms)");
+    }
+    return s.append(']').toString();
+  }
+
+  /** The number of distinct pods observed (every pod ever created, as none is re-listed). */
+  long podsCreated() {
+    return podsCreated;
+  }
+
+  /** Pods created for a PodSet already deleted (from a stale view; collected at once). */
+  long createdForDeleted() {
+    return createdForDeleted;
+  }
+
+  private void violation(String text) {
+    violationCount++;
+    if (violations.size() < MAX_REPORTED) {
+      violations.add(text);
+    }
+  }
+
+  /** The number of violations found (the first {@value #MAX_REPORTED} are in {@link #report}). */
+  long violationCount() {
+    return violationCount;
+  }
+
+  /** The first violations found. */
+  List<String> violations() {
+    return List.copyOf(violations);
+  }
+
+  /** How many states were checked (pod changes of a known PodSet). */
+  long checks() {
+    return checks;
+  }
+
+  /** The largest {@code active - spec.replicas} seen (positive after scale-downs). */
+  int maxSurplus() {
+    return maxSurplus;
+  }
+
+  /** The resourceVersion up to which states were checked. */
+  long processedVersion() {
+    return processedVersion;
+  }
+
+  /** The number of pods present in the latest checked state. */
+  int podCount() {
+    return pods.size();
+  }
+
+  /**
+   * What keeps the latest checked state from being converged (empty when it is): invariant 3, and
+   * the settled part of invariant 2.
+   */
+  List<String> convergenceProblems() {
+    List<String> problems = new ArrayList<>();
+    Map<String, List<PodState>> byOwner = new HashMap<>();
+    for (PodState pod : pods.values()) {
+      PodSetState owner = pod.ownerUid() == null ? null : podSets.get(pod.ownerUid());
+      if (owner == null || owner.deleted) {
+        problems.add(
+            "pod "
+                + pod.key()
+                + " is left behind (owner "
+                + (owner == null ? pod.ownerUid() : "deleted PodSet " + owner.key)
+                + ")");
+        continue;
+      }
+      byOwner.computeIfAbsent(pod.ownerUid(), u -> new ArrayList<>()).add(pod);
+    }
+    for (Map.Entry<String, PodSetState> entry : podSets.entrySet()) {
+      PodSetState podSet = entry.getValue();
+      if (!podSet.deleted) {
+        problems.addAll(converged(podSet, byOwner.getOrDefault(entry.getKey(), List.of())));
+      }
+      if (problems.size() >= MAX_REPORTED) {
+        break;
+      }
+    }
+    return problems;
+  }
+
+  private static List<String> converged(PodSetState podSet, List<PodState> owned) {
+    List<String> problems = new ArrayList<>();
+    JsonNode object = podSet.object;
+    String prefix = "PodSet " + podSet.key + ": ";
+    JsonNode containers = templateContainers(object);
+    Set<String> names = new TreeSet<>();
+    int terminating = 0;
+    int notReady = 0;
+    int outdated = 0;
+    for (PodState pod : owned) {
+      if (!pod.active()) {
+        terminating++;
+        continue;
+      }
+      names.add(pod.object().path("metadata").path("name").asText());
+      if (!isReady(pod.object())) {
+        notReady++;
+      }
+      if (!sameContainers(containers, pod.object().path("spec").path("containers"))) {
+        outdated++;
+      }
+    }
+    int replicas = podSet.replicas;
+    if (names.size() != replicas) {
+      problems.add(prefix + names.size() + " active pods, replicas " + replicas);
+    }
+    if (terminating > 0) {
+      problems.add(prefix + terminating + " terminating or finished pods remain");
+    }
+    if (notReady > 0) {
+      problems.add(prefix + notReady + " pods not Ready");
+    }
+    if (outdated > 0) {
+      problems.add(prefix + outdated + " pods not on the current template");
+    }
+    JsonNode status = object.path("status");
+    for (String field :
+        List.of("replicas", "readyReplicas", "availableReplicas", "updatedReplicas")) {
+      if (status.path(field).asInt(0) != replicas) {
+        problems.add(prefix + "status." + field + " " + status.path(field) + ", want " + replicas);
+      }
+    }
+    long generation = object.path("metadata").path("generation").asLong();
+    if (status.path("observedGeneration").asLong() != generation) {
+      problems.add(
+          prefix
+              + "status.observedGeneration "
+              + status.path("observedGeneration")
+              + ", generation "
+              + generation);
+    }
+    Set<String> reported = new TreeSet<>();
+    status.path("podNames").forEach(n -> reported.add(n.asText()));
+    if (!reported.equals(names)) {
+      problems.add(prefix + "status.podNames " + reported + ", pods " + names);
+    }
+    Map<String, String> conditions = new HashMap<>();
+    status
+        .path("conditions")
+        .forEach(c -> conditions.put(c.path("type").asText(), c.path("status").asText()));
+    if (!"True".equals(conditions.get("Available"))
+        || !"False".equals(conditions.get("Progressing"))
+        || conditions.containsKey("ReplicaFailure")) {
+      problems.add(prefix + "conditions " + conditions);
+    }
+    return problems;
+  }
+
+  private static JsonNode templateContainers(JsonNode podSet) {
+    JsonNode template = podSet.path("spec").path("template");
+    if (template.isMissingNode() || template.isNull()) {
+      return JSON.valueToTree(PodSetDefaults.template()).path("spec").path("containers");
+    }
+    return template.path("spec").path("containers");
+  }
+
+  /** Whether the pod's containers have the template's names, images and environment. */
+  private static boolean sameContainers(JsonNode wanted, JsonNode actual) {
+    if (wanted.size() != actual.size()) {
+      return false;
+    }
+    for (int i = 0; i < wanted.size(); i++) {
+      JsonNode w = wanted.get(i);
+      JsonNode a = actual.get(i);
+      if (!w.path("name").equals(a.path("name"))
+          || !w.path("image").equals(a.path("image"))
+          || !w.path("env").equals(a.path("env"))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isReady(JsonNode pod) {
+    for (JsonNode condition : pod.path("status").path("conditions")) {
+      if ("Ready".equals(condition.path("type").asText())) {
+        return "True".equals(condition.path("status").asText());
+      }
+    }
+    return false;
+  }
+
+  private static boolean isActive(JsonNode pod) {
+    String phase = pod.path("status").path("phase").asText("");
+    return !pod.path("metadata").hasNonNull("deletionTimestamp")
+        && !phase.equals("Succeeded")
+        && !phase.equals("Failed");
+  }
+
+  private static String controllerUid(JsonNode object) {
+    for (JsonNode ref : object.path("metadata").path("ownerReferences")) {
+      if (ref.path("controller").asBoolean(false)) {
+        return ref.path("uid").asText();
+      }
+    }
+    return null;
+  }
+
+  private static String key(JsonNode object) {
+    return object.path("metadata").path("namespace").asText()
+        + "/"
+        + object.path("metadata").path("name").asText();
+  }
+
+  private static long millis(long nanos) {
+    return nanos / 1_000_000;
+  }
+}
