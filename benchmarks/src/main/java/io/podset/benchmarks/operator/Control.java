@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import java.net.URI;
 import java.time.Duration;
@@ -69,16 +70,27 @@ final class Control {
    *
    * @throws IllegalStateException if none did within {@code timeout}
    */
-  static String awaitContender(KubernetesClient client, Duration timeout)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      ConfigMap ready = client.configMaps().inNamespace(NAMESPACE).withName(READY).get();
-      if (ready != null) {
-        return ready.getData().get("contender");
-      }
-      Thread.sleep(20);
+  static String awaitContender(KubernetesClient client, Duration timeout) {
+    return awaitConfigMap(client, READY, timeout, "no contender announced itself")
+        .getData()
+        .get("contender");
+  }
+
+  /**
+   * Waits, by watching rather than polling, until ConfigMap {@code name} exists in {@code default}.
+   *
+   * @throws IllegalStateException naming {@code what} if it did not appear within {@code timeout}
+   */
+  static ConfigMap awaitConfigMap(
+      KubernetesClient client, String name, Duration timeout, String what) {
+    try {
+      return client
+          .configMaps()
+          .inNamespace(NAMESPACE)
+          .withName(name)
+          .waitUntilCondition(Objects::nonNull, timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (KubernetesClientException e) {
+      throw new IllegalStateException(what + " within " + timeout + " (ConfigMap " + name + ")", e);
     }
-    throw new IllegalStateException("no contender announced itself within " + timeout);
   }
 }

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -42,6 +41,9 @@ public final class LatencyServer {
   static final String DONE = "bench-done";
 
   /** The ConfigMap (namespace {@code default}) a contender creates once it printed its figures. */
+  /** A fixed window after the last phase, so updates still in flight are measured too. */
+  private static final Duration DRAIN = Duration.ofSeconds(1);
+
   static final String REPORTED = "bench-reported";
 
   /** The warm-up phase's name. */
@@ -91,15 +93,10 @@ public final class LatencyServer {
         String phase = rate % 1000 == 0 ? rate / 1000 + "k" : String.valueOf(rate);
         run(http, server.url(), phase, rate, seconds, LatencyRecorder.ANNOTATION);
       }
-      Thread.sleep(1_000);
+      Thread.sleep(DRAIN.toMillis());
       driver.configMaps().inNamespace(NAMESPACE).resource(configMap(DONE)).create();
-      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-      while (driver.configMaps().inNamespace("default").withName(REPORTED).get() == null) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException(contender + " did not report within 2 minutes");
-        }
-        Thread.sleep(50);
-      }
+      Control.awaitConfigMap(
+          driver, REPORTED, Duration.ofMinutes(2), contender + " did not report");
       System.out.println("DONE");
       System.out.flush();
       ConvergeServer.awaitEndOfInput(System.in);
