@@ -2,6 +2,8 @@ package io.podset.operator.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -55,6 +57,7 @@ class BadInputSweepIT {
   private static FakeApiServer server;
   private static KubernetesClient admin;
   private static Manager manager;
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient http = HttpClient.newHttpClient();
   private static final List<String> report = new ArrayList<>();
 
@@ -303,12 +306,11 @@ class BadInputSweepIT {
   }
 
   private static String message(String statusJson) {
-    int at = statusJson.indexOf("\"message\":\"");
-    if (at < 0) {
+    try {
+      return JSON.readTree(statusJson).path("message").asText(statusJson);
+    } catch (JsonProcessingException e) {
       return statusJson;
     }
-    int end = statusJson.indexOf("\",\"", at + 11);
-    return statusJson.substring(at + 11, end < 0 ? statusJson.length() : end);
   }
 
   private static void await(String what, BooleanSupplier condition) {
