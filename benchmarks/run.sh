@@ -8,6 +8,10 @@
 #   benchmarks/run.sh --quick workqueue apiserver    only some areas (workqueue, apiserver,
 #                                                    informer, converge, latency)
 #
+# For profiling: CONVERGE_CONTENDERS="ours josdk" runs only those converge contenders, and
+# CONTENDER_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/x.jfr" adds JVM options to every
+# contender JVM of the operator benchmarks (converge, latency).
+#
 # Builds what it needs with ./mvnw (package, tests skipped) and go. Progress goes to stderr, the
 # figure lines to stdout. Every server it starts listens on 127.0.0.1 only and is stopped at exit.
 set -euo pipefail
@@ -150,7 +154,8 @@ run_contender() {
   local out="$raw/contender-$label-$server_runs"
   rm -f "$raw/contender.in"
   mkfifo "$raw/contender.in"
-  "${pin_client[@]}" java -Xmx2g -XX:+UseG1GC -cp "$cp" "$main" "$@" \
+  # shellcheck disable=SC2086 # CONTENDER_JAVA_OPTS holds several options
+  "${pin_client[@]}" java -Xmx2g -XX:+UseG1GC ${CONTENDER_JAVA_OPTS:-} -cp "$cp" "$main" "$@" \
     <"$raw/contender.in" >"$out.txt" 2>"$out.log" &
   contender_pid=$!
   exec 4>"$raw/contender.in"
@@ -207,7 +212,7 @@ fi
 
 if has_area converge; then
   for ((rep = 1; rep <= converge_repeats; rep++)); do
-    for contender in ours josdk seed-loop; do
+    for contender in ${CONVERGE_CONTENDERS:-ours josdk seed-loop}; do
       log "converge: $contender, $converge_podsets PodSets x 3 pods (repeat $rep/$converge_repeats)"
       start_main "converge-$contender" io.podset.benchmarks.operator.ConvergeServer \
         "$converge_podsets" 3 10
