@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every benchmark side by side with its peers and prints one line per figure and peer:
 #   NAME: ours=X peer=Y ratio=Z unit=U      (ratio > 1: ours is better)
-# and writes a Markdown table to benchmarks/results/<mode>.md.
+# and writes a Markdown table to benchmarks/results/<mode>.md (<mode>-<areas>.md for some areas).
 #
 #   benchmarks/run.sh            full run, the numbers we publish
 #   benchmarks/run.sh --quick    routine check, under 5 minutes on 2 cores
@@ -33,8 +33,13 @@ for arg in "$@"; do
       ;;
   esac
 done
+# The table: results/<mode>.md for a whole run, results/<mode>-<area>-....md for some areas only
+# (so a partial run never overwrites the whole run's table).
 if [[ ${#areas[@]} -eq 0 ]]; then
   areas=(workqueue apiserver informer converge latency)
+  table_name=$mode
+else
+  table_name=$mode-$(IFS=-; echo "${areas[*]}")
 fi
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -235,5 +240,5 @@ if has_area latency; then
 fi
 
 log "report"
-java -cp "$cp" io.podset.benchmarks.report.Report "$raw" "$results/$mode.md" "$mode"
-log "table written to $results/$mode.md"
+java -cp "$cp" io.podset.benchmarks.report.Report "$raw" "$results/$table_name.md" "$mode"
+log "table written to $results/$table_name.md"
