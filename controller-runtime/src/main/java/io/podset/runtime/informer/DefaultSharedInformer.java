@@ -191,7 +191,7 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
 
   @Override
   public InformerHealth health() {
-    Reflector.Status status = reflector.status();
+    ReflectorState.Status status = reflector.status();
     return new InformerHealth(
         status.watching(),
         fifo.hasSynced(),
