@@ -1,6 +1,7 @@
 package io.podset.runtime.informer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.podset.runtime.informer.InformerMetrics.RestartReason;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -32,6 +33,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
   private final UnaryOperator<T> transform;
   private final Clock clock;
   private final ReflectorConfig config;
+  private final InformerMetrics metrics;
   private final Backoff backoff;
   private final PagedList<T> pagedList;
   private final ReflectorState state;
@@ -53,13 +55,15 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
       DeltaFifo<T> fifo,
       UnaryOperator<T> transform,
       Clock clock,
-      ReflectorConfig config) {
+      ReflectorConfig config,
+      InformerMetrics metrics) {
     this.name = Objects.requireNonNull(name, "name");
     this.listerWatcher = Objects.requireNonNull(listerWatcher, "listerWatcher");
     this.fifo = Objects.requireNonNull(fifo, "fifo");
     this.transform = Objects.requireNonNull(transform, "transform");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.config = Objects.requireNonNull(config, "config");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.backoff =
         new Backoff(
             clock,
@@ -213,6 +217,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
       }
       recordError("watch of " + listerWatcher.description() + " failed", e);
       s.finish(e);
+      metrics.watchRestarted(RestartReason.of(e));
       return ReflectorStep.afterWatchFailure(e);
     }
     boolean closedMeanwhile;
@@ -228,6 +233,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
       handle.close();
       return ReflectorStep.STOP;
     }
+    metrics.watchOpened();
     // The server ends the watch at its timeout; this guard ends it if the server does not.
     Clock.Cancellable timer = clock.schedule(request.timeout().plus(WATCH_GRACE), s::expire);
     Clock.Cancellable initialTimer =
@@ -248,6 +254,9 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
     RuntimeException cause = s.cause();
     String what = "watch of " + listerWatcher.description();
     if (request.sendInitialEvents() && !s.synced()) {
+      if (cause != null) {
+        metrics.watchRestarted(RestartReason.of(cause));
+      }
       endSession(
           cause == null ? null : error("streaming list of " + listerWatcher.description(), cause));
       return ReflectorStep.LIST_NOW;
@@ -256,12 +265,15 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
       Duration lasted = Duration.ofNanos(clock.nanoTime() - started);
       if (ReflectorStep.endedTooSoon(s.events(), lasted, s.expired())) {
         endSession(error(what + " ended after " + lasted.toMillis() + " ms without events", null));
+        metrics.watchRestarted(RestartReason.SHORT);
         return ReflectorStep.WATCH_AFTER_BACKOFF;
       }
       endSession(null);
+      metrics.watchRestarted(RestartReason.ENDED);
       return ReflectorStep.WATCH_NOW;
     }
     endSession(error(what + " ended", cause));
+    metrics.watchRestarted(RestartReason.of(cause));
     return ReflectorStep.afterWatchFailure(cause);
   }
 
@@ -285,7 +297,12 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
 
   /** A list (plain or streaming) completed at {@code resourceVersion}. */
   void synced(String resourceVersion) {
-    state.synced(resourceVersion);
+    metrics.listed(state.synced(resourceVersion));
+  }
+
+  /** A watch event arrived (before it is applied). */
+  void received(WatchEvent<T> event) {
+    metrics.received(event);
   }
 
   /** A watch event or bookmark moved the version forward. */

@@ -81,14 +81,19 @@ final class ReflectorState {
     }
   }
 
-  /** A list (plain or streaming) completed at {@code resourceVersion}. */
-  void synced(String resourceVersion) {
+  /**
+   * A list (plain or streaming) completed at {@code resourceVersion}.
+   *
+   * @return whether it was a relist (not the first list)
+   */
+  boolean synced(String resourceVersion) {
     synchronized (lock) {
       lastSyncResourceVersion = resourceVersion == null ? "" : resourceVersion;
       lastSyncUnavailable = false;
       lists++;
       lastError = null;
       lastEventTime = clock.instant();
+      return lists > 1;
     }
   }
 

@@ -69,7 +69,7 @@ final class DefaultManager implements Manager {
     this.clock = config.clock;
     this.meterRegistry = config.meterRegistry;
     this.leaderElection = config.leaderElection;
-    this.informers = SharedInformerFactory.create(baseClient, clock);
+    this.informers = SharedInformerFactory.create(baseClient, clock, meterRegistry);
     if (leaderElection != null) {
       this.electionThread = daemonExecutor("podset-leader-election");
       this.elector =

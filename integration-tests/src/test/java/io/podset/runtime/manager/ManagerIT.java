@@ -413,6 +413,9 @@ class ManagerIT {
         .contains("controller_runtime_reconcile_time_seconds_bucket")
         .contains("workqueue_adds_total{name=\"configmaps\"}")
         .contains("workqueue_depth{name=\"configmaps\"}")
+        .contains("informer_lists_total{name=\"ConfigMap[")
+        .contains("informer_events_total{name=\"ConfigMap[")
+        .contains("informer_cache_size{name=\"ConfigMap[")
         .contains("jvm_memory_used_bytes")
         .contains("leader_election_master_status{name=\"podset-operator\"} 1");
   }
