@@ -18,6 +18,7 @@ import io.podset.runtime.informer.InformerOptions;
 import io.podset.runtime.reconcile.Result;
 import io.podset.testkit.FakeApiServer;
 import io.podset.testkit.Fault;
+import io.podset.testkit.FaultInjector;
 import io.podset.testkit.FaultRule;
 import io.podset.testkit.RequestMatcher;
 import io.podset.testkit.RequestRecord;
@@ -270,6 +271,41 @@ class ManagerIT {
                     .userAgentContaining(userAgent("b"))
                     .status(200));
     assertThat(ledgerWritesByB).isNotEmpty().allMatch(r -> r.time().isAfter(lastWriteByA));
+  }
+
+  @Test
+  void hungRenewal_isAbandoned_soTheLeaderStepsDownAtItsRenewDeadline() {
+    Manager a = started(builder(campaignAgain("a")));
+    await("a leads", a::isLeader);
+    RequestMatcher renewalsByA =
+        RequestMatcher.verb("update").resource("leases").userAgentContaining(userAgent("a"));
+    int renewed = server.journal().count(renewalsByA.status(200));
+    await("a to renew", () -> server.journal().count(renewalsByA.status(200)) > renewed);
+
+    // Every Lease update from a now hangs past fabric8's own request timeout (10 s).
+    FaultInjector.Handle hang =
+        server
+            .faults()
+            .add(
+                FaultRule.match()
+                    .verbs("update")
+                    .resource("leases")
+                    .userAgentContaining(userAgent("a"))
+                    .inject(Fault.latency(Duration.ofSeconds(12))));
+    await("a to step down", () -> !a.isLeader());
+    Instant steppedDown = Instant.now();
+    hang.remove();
+
+    RequestRecord lastRenewal =
+        server.journal().records(renewalsByA.status(200)).stream()
+            .reduce((x, y) -> y)
+            .orElseThrow();
+    // The elector counts from when it sent the renewal, before the server received it; the
+    // tolerance covers scheduling on a loaded machine, far below the 10 s a hung request takes.
+    Instant deadline = lastRenewal.time().plus(lastRenewal.duration()).plus(RENEW);
+    assertThat(steppedDown)
+        .as("stepped down at %s, renew deadline %s", steppedDown, deadline)
+        .isBefore(deadline.plus(Duration.ofMillis(1500)));
   }
 
   private static LeaderElectionConfig campaignAgain(String identity) {
