@@ -101,6 +101,14 @@ class ManagerIT {
     return "candidate-" + identity + "/test";
   }
 
+  /** Matches the Lease updates (renewals) of candidate {@code identity}. */
+  private static FaultRule.Builder leaseUpdatesFrom(String identity) {
+    return FaultRule.match()
+        .verbs("update")
+        .resource("leases")
+        .userAgentContaining(userAgent(identity));
+  }
+
   private Manager started(ManagerBuilder builder) {
     Manager manager = builder.build();
     managers.add(manager);
@@ -217,14 +225,7 @@ class ManagerIT {
         () -> server.journal().count(writesByA.resource("configmaps").status(200)) > 0);
 
     // The partition: every Lease update from a fails; a's reads and b's requests go through.
-    server
-        .faults()
-        .add(
-            FaultRule.match()
-                .verbs("update")
-                .resource("leases")
-                .userAgentContaining(userAgent("a"))
-                .inject(Fault.serverError(500)));
+    server.faults().add(leaseUpdatesFrom("a").inject(Fault.serverError(500)));
     partitioned.set(true);
     await("b takes over", b::isLeader);
     await("a's writer to be refused by the fence", () -> refusedA.get() > 0);
@@ -284,14 +285,7 @@ class ManagerIT {
 
     // Every Lease update from a now hangs past fabric8's own request timeout (10 s).
     FaultInjector.Handle hang =
-        server
-            .faults()
-            .add(
-                FaultRule.match()
-                    .verbs("update")
-                    .resource("leases")
-                    .userAgentContaining(userAgent("a"))
-                    .inject(Fault.latency(Duration.ofSeconds(12))));
+        server.faults().add(leaseUpdatesFrom("a").inject(Fault.latency(Duration.ofSeconds(12))));
     await("a to step down", () -> !a.isLeader());
     Instant steppedDown = Instant.now();
     hang.remove();
