@@ -240,5 +240,7 @@ if has_area latency; then
 fi
 
 log "report"
+echo "- wall time: ${SECONDS} s, build included; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)" \
+  >>"$raw/meta.md"
 java -cp "$cp" io.podset.benchmarks.report.Report "$raw" "$results/$table_name.md" "$mode"
 log "table written to $results/$table_name.md"
