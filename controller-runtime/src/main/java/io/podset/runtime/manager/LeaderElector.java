@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -150,7 +151,11 @@ final class LeaderElector implements AutoCloseable {
           timer.cancel();
           executor.execute(() -> finish(sentNanos, acquired));
         });
-    requests.execute(() -> outcome.complete(tryOnce()));
+    try {
+      requests.execute(() -> outcome.complete(tryOnce()));
+    } catch (RejectedExecutionException e) {
+      outcome.complete(false); // shutting down: finish() sees the elector closed
+    }
   }
 
   /**
