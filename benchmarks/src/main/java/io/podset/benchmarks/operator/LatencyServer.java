@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Semaphore;
@@ -132,6 +133,8 @@ public final class LatencyServer {
     int total = rate * seconds;
     Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT);
     AtomicLong failures = new AtomicLong();
+    // Each update's round trip (stamp to response): the part of the latency before any contender.
+    long[] roundTrips = new long[total];
     long start = System.nanoTime();
     for (int i = 0; i < total; i++) {
       long due = start + (long) (i * 1e9 / rate);
@@ -140,6 +143,8 @@ public final class LatencyServer {
         LockSupport.parkNanos(wait);
       }
       inFlight.acquire();
+      int index = i;
+      long sentNanos = System.nanoTime();
       String patch =
           "{\"metadata\":{\"annotations\":{\""
               + annotation
@@ -157,6 +162,7 @@ public final class LatencyServer {
       http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
           .whenComplete(
               (response, error) -> {
+                roundTrips[index] = (System.nanoTime() - sentNanos) / 1_000;
                 inFlight.release();
                 if (error != null || response.statusCode() != 200) {
                   failures.incrementAndGet();
@@ -174,5 +180,16 @@ public final class LatencyServer {
         total / elapsed,
         rate,
         failures.get());
+    // The semaphore's acquire after the releases orders the writes to roundTrips before this read.
+    long[] sorted = roundTrips.clone();
+    Arrays.sort(sorted);
+    System.err.printf(
+        Locale.ROOT,
+        "phase %s: update round trip p50 %.2f ms, p99 %.2f ms, p999 %.2f ms, max %.2f ms%n",
+        phase,
+        LatencyRecorder.percentile(sorted, 0.50),
+        LatencyRecorder.percentile(sorted, 0.99),
+        LatencyRecorder.percentile(sorted, 0.999),
+        sorted[total - 1] / 1000.0);
   }
 }
