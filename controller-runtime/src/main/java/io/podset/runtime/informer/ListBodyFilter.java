@@ -155,11 +155,19 @@ final class ListBodyFilter extends InputStream {
   private int filter(byte[] out, int off, int room) {
     int written = 0;
     while (position < limit && written < room && pending == null) {
-      byte b = buffer[position++];
       if (skipDepth > 0 || awaitingFirst) {
-        skip(b);
+        skip(buffer[position++]);
         continue;
       }
+      int run = plainRun(Math.min(limit, position + room - written));
+      if (run > 0) {
+        // Bytes that change no state: copied in one go.
+        System.arraycopy(buffer, position, out, off + written, run);
+        position += run;
+        written += run;
+        continue;
+      }
+      byte b = buffer[position++];
       if (b == '[' && !inString && dropManagedFields && atManagedFieldsValue()) {
         // Held back until the first element tells whether the array is empty.
         awaitingFirst = true;
@@ -173,6 +181,36 @@ final class ListBodyFilter extends InputStream {
       }
     }
     return written;
+  }
+
+  /**
+   * How many bytes from {@code position} (up to {@code end}) can pass without looking at them one
+   * by one: inside a string nobody captures, up to a quote or backslash; outside strings below the
+   * tracked depths, up to a quote or bracket. Elsewhere zero.
+   */
+  private int plainRun(int end) {
+    int i = position;
+    if (inString) {
+      if (escaped || readingKey || token != null) {
+        return 0;
+      }
+      while (i < end) {
+        byte c = buffer[i];
+        if (c == '"' || c == '\\') {
+          break;
+        }
+        i++;
+      }
+    } else if (depth > TRACKED) {
+      while (i < end) {
+        byte c = buffer[i];
+        if (c == '"' || c == '{' || c == '}' || c == '[' || c == ']') {
+          break;
+        }
+        i++;
+      }
+    }
+    return i - position;
   }
 
   private void inStringByte(byte b) {
