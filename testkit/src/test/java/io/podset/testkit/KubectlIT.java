@@ -330,4 +330,13 @@ class KubectlIT {
                 "jsonpath={.spec.template.spec.containers[0].image}"))
         .isEqualTo("nginx:1.27");
   }
+
+  @Test
+  @Order(10)
+  void explain_customResource_readsTheCrdSchemaFromOpenApi() {
+    String spec = kubectl("explain", "podsets.spec");
+    assertThat(spec).contains("KIND:       PodSet").contains("VERSION:    v1alpha1");
+    assertThat(spec).containsPattern("replicas\\s+<integer>");
+    assertThat(kubectl("explain", "ps")).containsPattern("spec\\s+<Object>").contains("metadata");
+  }
 }
