@@ -135,7 +135,7 @@ start_main() {
   server_pid=$!
   exec 3>"$raw/server.in"
   local deadline=$((SECONDS + 900))
-  until grep -q '^READY ' "$server_out"; do
+  until grep -qs '^READY ' "$server_out"; do
     if ! kill -0 "$server_pid" 2>/dev/null || ((SECONDS > deadline)); then
       tail -20 "$server_out.log" >&2
       echo "server $label did not become ready" >&2
@@ -167,7 +167,7 @@ run_contender() {
   contender_pid=$!
   exec 4>"$raw/contender.in"
   local deadline=$((SECONDS + 1200))
-  until grep -q '^DONE' "$server_out"; do
+  until grep -qs '^DONE' "$server_out"; do
     if ! kill -0 "$server_pid" 2>/dev/null || ! kill -0 "$contender_pid" 2>/dev/null ||
       ((SECONDS > deadline)); then
       tail -20 "$server_out.log" "$out.log" >&2
