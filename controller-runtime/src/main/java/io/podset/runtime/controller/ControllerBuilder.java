@@ -33,11 +33,10 @@ import java.util.regex.Pattern;
  * <p>Informers come from the shared factory (one per type and {@link InformerOptions}), so two
  * controllers watching pods share one cache and one watch.
  *
- * <p>Event filters, event handlers and mappers run {@linkplain
- * io.podset.runtime.informer.SharedInformer#addInlineEventHandler inline}, where the informer
- * applies a change to its cache: an event reaches the work queue with no thread hand-off before the
- * worker's. They must be fast and must not block (read caches, never call the API server); a slow
- * one delays that informer's cache and its other handlers.
+ * <p>Event filters, event handlers and mappers run on this controller's own handler thread of each
+ * informer (a handler with its own buffer), so a slow one delays only this controller's events,
+ * never the shared cache or other controllers. Keep them fast anyway: read caches, never call the
+ * API server.
  */
 public final class ControllerBuilder {
 

@@ -115,7 +115,7 @@ final class DefaultController implements Controller {
   private <T extends HasMetadata> HandlerRegistration register(Watch<T> watch) {
     return watch
         .informer()
-        .addInlineEventHandler(new QueueingHandler<>(watch, globalFilter, queue, causes));
+        .addEventHandler(new QueueingHandler<>(watch, globalFilter, queue, causes));
   }
 
   private void awaitSync(List<CompletableFuture<Void>> synced) {
