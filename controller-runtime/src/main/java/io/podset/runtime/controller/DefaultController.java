@@ -86,8 +86,13 @@ final class DefaultController implements Controller {
       }
       state = State.STARTING;
       for (Watch<?> watch : watches) {
-        registrations.add(register(watch));
+        HandlerRegistration registration = register(watch);
+        registrations.add(registration);
         synced.add(watch.informer().start());
+        // An informer started earlier (a standby's warm cache) replays its state to this new
+        // handler as adds on the handler's thread: a worker must not run before they are in, or a
+        // reconciler would count pods it finds there as events of its own writes (expectations).
+        synced.add(registration.synced());
       }
     }
     // Not under the lock: close() must be able to abort a start that waits for caches.
@@ -138,6 +143,16 @@ final class DefaultController implements Controller {
         String lastError = informer.health().lastError();
         if (lastError != null) {
           message.append(" (last error: ").append(lastError).append(')');
+        }
+      }
+    }
+    synchronized (lock) {
+      for (int i = 0; i < registrations.size() && i < watches.size(); i++) {
+        if (watches.get(i).informer().hasSynced() && !registrations.get(i).hasSynced()) {
+          message
+              .append("; the handler of the ")
+              .append(watches.get(i).informer().type().getSimpleName())
+              .append(" informer has not been given its initial state");
         }
       }
     }

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,8 @@ final class HandlerListener<T extends HasMetadata> implements HandlerRegistratio
   private long delivered;
   // -1 until the informer synced; then the count of notifications that make up the initial state.
   private long syncTarget = -1;
+  // Completed (asynchronously) once delivered >= syncTarget >= 0.
+  private final CompletableFuture<Void> synced = new CompletableFuture<>();
   private boolean stopped;
   // Owned by the informer (guarded by its handlers lock): when this handler's next resync is due.
   private long nextResyncNanos;
@@ -81,10 +84,16 @@ final class HandlerListener<T extends HasMetadata> implements HandlerRegistratio
 
   /** The informer synced: the handler is synced once it got everything enqueued so far. */
   void markSynced() {
+    boolean now;
     synchronized (lock) {
-      if (syncTarget < 0) {
-        syncTarget = enqueued;
+      if (syncTarget >= 0) {
+        return;
       }
+      syncTarget = enqueued;
+      now = delivered >= syncTarget;
+    }
+    if (now) {
+      synced.completeAsync(() -> null);
     }
   }
 
@@ -93,6 +102,11 @@ final class HandlerListener<T extends HasMetadata> implements HandlerRegistratio
     synchronized (lock) {
       return syncTarget >= 0 && delivered >= syncTarget;
     }
+  }
+
+  @Override
+  public CompletableFuture<Void> synced() {
+    return synced;
   }
 
   @Override
@@ -137,8 +151,13 @@ final class HandlerListener<T extends HasMetadata> implements HandlerRegistratio
         next = buffer.poll();
       }
       deliver(next);
+      boolean reachedSync;
       synchronized (lock) {
         delivered++;
+        reachedSync = delivered == syncTarget;
+      }
+      if (reachedSync) {
+        synced.completeAsync(() -> null);
       }
     }
   }

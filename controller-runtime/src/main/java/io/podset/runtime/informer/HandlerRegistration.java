@@ -1,5 +1,7 @@
 package io.podset.runtime.informer;
 
+import java.util.concurrent.CompletableFuture;
+
 /** The link between an informer and one of its handlers. */
 public interface HandlerRegistration extends AutoCloseable {
 
@@ -8,6 +10,14 @@ public interface HandlerRegistration extends AutoCloseable {
    * notification of the initial state.
    */
   boolean hasSynced();
+
+  /**
+   * Completed once {@link #hasSynced()} turns true, off the informer's and the handler's threads;
+   * never completed if the handler is removed first. A handler added to a running informer gets the
+   * current state as synthetic adds on its own thread; a consumer that keeps state from those
+   * notifications (expectations, for one) must wait for this, not only for the informer's sync.
+   */
+  CompletableFuture<Void> synced();
 
   /** Removes the handler; notifications still buffered for it are dropped. Idempotent. */
   @Override

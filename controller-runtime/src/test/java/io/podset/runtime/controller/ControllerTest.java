@@ -316,6 +316,41 @@ class ControllerTest {
   }
 
   @Test
+  void start_runsNoWorkerUntilItsHandlersHaveTheInitialState() throws Exception {
+    replicaSets.holdInitialDelivery();
+    replicaSets.sync();
+    controller = builder(recording(r -> Result.done())).build();
+    Thread starter = new Thread(controller::start, "starter");
+    starter.start();
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (replicaSets.handlerCount() == 0 && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    replicaSets.add(replicaSet("a", 1));
+
+    assertThat(reconciled.poll(100, TimeUnit.MILLISECONDS)).isNull();
+    assertThat(controller.isRunning()).isFalse();
+
+    replicaSets.finishInitialDelivery();
+    assertThat(nextReconcile()).isEqualTo("ns/a cause=add ReplicaSet ns/a");
+    starter.join(WAIT.toMillis());
+    assertThat(controller.isRunning()).isTrue();
+  }
+
+  @Test
+  void handlerNeverGivenTheInitialState_failsStartNamingIt() {
+    replicaSets.holdInitialDelivery();
+    replicaSets.sync();
+    controller = builder(request -> Result.done()).cacheSyncTimeout(Duration.ofMillis(50)).build();
+
+    assertThatThrownBy(controller::start)
+        .isInstanceOf(CacheSyncTimeoutException.class)
+        .hasMessageContaining(
+            "the handler of the ReplicaSet informer has not been given its initial state");
+    assertThat(controller.isRunning()).isFalse();
+  }
+
+  @Test
   void metrics_countOutcomesUnderControllerRuntimeNames() throws Exception {
     start(builder(recording(r -> Result.done())));
     replicaSets.add(replicaSet("a", 1));

@@ -19,6 +19,9 @@ final class FakeInformer<T extends HasMetadata> implements SharedInformer<T> {
   private final Class<T> type;
   private final List<ResourceEventHandler<? super T>> handlers = new CopyOnWriteArrayList<>();
   private final CompletableFuture<Void> synced = new CompletableFuture<>();
+  // While held, handler registrations report their initial state as not yet delivered.
+  private final CompletableFuture<Void> initialDelivery = new CompletableFuture<>();
+  private volatile boolean deliveryHeld;
   private volatile String lastError;
 
   FakeInformer(Class<T> type) {
@@ -27,6 +30,15 @@ final class FakeInformer<T extends HasMetadata> implements SharedInformer<T> {
 
   void sync() {
     synced.complete(null);
+  }
+
+  /** Registrations made from now on are synced only after {@link #finishInitialDelivery()}. */
+  void holdInitialDelivery() {
+    deliveryHeld = true;
+  }
+
+  void finishInitialDelivery() {
+    initialDelivery.complete(null);
   }
 
   void failing(String error) {
@@ -52,10 +64,17 @@ final class FakeInformer<T extends HasMetadata> implements SharedInformer<T> {
   @Override
   public HandlerRegistration addEventHandler(ResourceEventHandler<? super T> handler) {
     handlers.add(handler);
+    CompletableFuture<Void> registrationSynced =
+        deliveryHeld ? synced.thenCombine(initialDelivery, (a, b) -> null) : synced;
     return new HandlerRegistration() {
       @Override
       public boolean hasSynced() {
-        return synced.isDone();
+        return registrationSynced.isDone();
+      }
+
+      @Override
+      public CompletableFuture<Void> synced() {
+        return registrationSynced;
       }
 
       @Override

@@ -77,6 +77,34 @@ class SharedInformerTest {
   }
 
   @Test
+  void lateHandler_syncedFuture_completesOnlyAfterTheSyntheticAddsWereHandled() throws Exception {
+    startSynced("10", pod("a", "1"), pod("b", "2"));
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+    HandlerRegistration registration =
+        informer.addEventHandler(
+            new ResourceEventHandler<Pod>() {
+              @Override
+              public void onAdd(Pod obj) {
+                entered.countDown();
+                try {
+                  release.await();
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              }
+            });
+
+    assertThat(entered.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(registration.synced()).isNotDone();
+    assertThat(registration.hasSynced()).isFalse();
+
+    release.countDown();
+    registration.synced().get(10, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(registration.hasSynced()).isTrue();
+  }
+
+  @Test
   void throwingHandler_doesNotStopOthers_norItself() {
     AtomicInteger thrown = new AtomicInteger();
     informer.addEventHandler(
