@@ -1,5 +1,6 @@
 package io.podset.operator;
 
+import static io.podset.testkit.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -34,8 +35,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -51,7 +50,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class PodSetControllerIT {
 
-  private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final AtomicInteger NAMESPACES = new AtomicInteger();
   private static FakeApiServer server;
 
@@ -109,16 +107,6 @@ class PodSetControllerIT {
     controller.close();
     informers.close();
     recording.close();
-  }
-
-  private static void await(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out after " + DEADLINE + " waiting for " + what);
-      }
-      LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
-    }
   }
 
   private PodSet create(String name, PodSetSpec spec) {

@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.client.WatcherException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 @WithFakeApiServer(crds = "podset-crd.yaml")
@@ -48,10 +47,7 @@ class FakeApiServerSmokeTest {
     assertThat(created.getMetadata().getUid()).isNotBlank();
     assertThat(client.configMaps().withName("one").get().getData()).containsEntry("a", "b");
     assertThat(client.configMaps().list().getItems()).hasSize(1);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (events.isEmpty() && System.nanoTime() < deadline) {
-      Thread.onSpinWait();
-    }
+    Eventually.await("the watch event", () -> !events.isEmpty());
     assertThat(events).containsExactly("ADDED:one");
     watch.close();
   }

@@ -1,5 +1,6 @@
 package io.podset.testkit;
 
+import static io.podset.testkit.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -12,8 +13,6 @@ import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.informer.SharedInformers;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /** The runtime's own informers against the fake: relist past the history, bookmarks consumed. */
@@ -46,14 +45,6 @@ class RuntimeInformerTest {
           .resource(
               new SecretBuilder().withNewMetadata().withGenerateName("s-").endMetadata().build())
           .create();
-    }
-  }
-
-  private static void await(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-      Thread.onSpinWait();
     }
   }
 

@@ -66,11 +66,7 @@ class WebSocketWatchTest {
     JsonNode second = JSON.readTree(messages.poll(10, TimeUnit.SECONDS));
     assertThat(second.path("object").path("metadata").path("name").asText()).isEqualTo("after");
     socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (server.openWatches() > 0 && System.nanoTime() < deadline) {
-      Thread.onSpinWait();
-    }
-    assertThat(server.openWatches()).isZero();
+    Eventually.await("the watch to close", server::openWatches, open -> open == 0);
   }
 
   @Test
@@ -100,10 +96,7 @@ class WebSocketWatchTest {
     try {
       client.configMaps().resource(configMap("watched")).create();
       client.configMaps().withName("listed").delete();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (seen.size() < 3 && System.nanoTime() < deadline) {
-        Thread.onSpinWait();
-      }
+      Eventually.await("three events", () -> List.copyOf(seen), events -> events.size() >= 3);
       assertThat(seen).containsExactly("add:listed", "add:watched", "delete:listed");
     } finally {
       informer.close();

@@ -1,5 +1,6 @@
 package io.podset.runtime.testkit;
 
+import static io.podset.testkit.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -17,8 +18,6 @@ import io.podset.testkit.RequestMatcher;
 import io.podset.testkit.RequestRecord;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /** The runtime's informer under injected faults: a 410 on watch makes it relist. */
@@ -26,15 +25,6 @@ class InformerFaultsIT {
 
   private static final InformerOptions OPTIONS =
       InformerOptions.defaults().withNamespace("default");
-
-  static void await(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-      Thread.onSpinWait();
-      Thread.yield();
-    }
-  }
 
   /** A list, or a streaming list (a watch that starts with the current state). */
   private static boolean isRelist(RequestRecord r) {

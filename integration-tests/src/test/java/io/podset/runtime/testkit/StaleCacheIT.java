@@ -1,6 +1,6 @@
 package io.podset.runtime.testkit;
 
-import static io.podset.runtime.testkit.InformerFaultsIT.await;
+import static io.podset.testkit.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;

@@ -1,5 +1,6 @@
 package io.podset.operator.cli;
 
+import static io.podset.testkit.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -26,15 +27,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,7 +50,6 @@ class BadInputSweepIT {
   private static final String NAMESPACE = "sweep";
   private static final String PODSETS =
       "/apis/app.example.com/v1alpha1/namespaces/" + NAMESPACE + "/podsets";
-  private static final Duration DEADLINE = Duration.ofSeconds(60);
 
   private static FakeApiServer server;
   private static KubernetesClient admin;
@@ -310,16 +307,6 @@ class BadInputSweepIT {
       return JSON.readTree(statusJson).path("message").asText(statusJson);
     } catch (JsonProcessingException e) {
       return statusJson;
-    }
-  }
-
-  private static void await(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out after " + DEADLINE + " waiting for " + what);
-      }
-      LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
     }
   }
 }

@@ -10,11 +10,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,8 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class EmbeddedOperatorIT {
 
-  private static final Duration WAIT = Duration.ofSeconds(90);
-  private static final Duration POLL = Duration.ofMillis(200);
   private static final String EXAMPLE =
       """
       apiVersion: app.example.com/v1alpha1
@@ -188,17 +185,8 @@ class EmbeddedOperatorIT {
     return cli.run(stdin, args);
   }
 
-  private void awaitTrue(String what, java.util.function.BooleanSupplier condition)
-      throws IOException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(
-            "timed out waiting for " + what + "; operator log:\n" + Files.readString(log));
-      }
-      assertThat(operator.isAlive()).as("operator alive\n" + Files.readString(log)).isTrue();
-      LockSupport.parkNanos(POLL.toNanos()); // kubectl is a process: poll, do not spin
-    }
+  private void awaitTrue(String what, BooleanSupplier condition) {
+    new OperatorProcess(operator, log).await(what, condition);
   }
 
   private static int freePort() throws IOException {

@@ -29,14 +29,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -65,8 +63,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OperatorRbacIT {
 
-  private static final Duration WAIT = Duration.ofSeconds(90);
-  private static final Duration POLL = Duration.ofMillis(200);
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
   private static final Path DEPLOY = Path.of("..", "deploy");
   private static final String SYSTEM = "podset-system";
@@ -416,16 +412,8 @@ class OperatorRbacIT {
     }
   }
 
-  private void awaitTrue(String what, BooleanSupplier condition) throws IOException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(
-            "timed out waiting for " + what + "; operator log:\n" + Files.readString(log));
-      }
-      assertThat(operator.isAlive()).as("operator alive\n" + Files.readString(log)).isTrue();
-      LockSupport.parkNanos(POLL.toNanos()); // kubectl is a process: poll, do not spin
-    }
+  private void awaitTrue(String what, BooleanSupplier condition) {
+    new OperatorProcess(operator, log).await(what, condition);
   }
 
   private static int freePort() throws IOException {

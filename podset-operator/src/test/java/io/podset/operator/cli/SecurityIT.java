@@ -1,5 +1,6 @@
 package io.podset.operator.cli;
 
+import static io.podset.testkit.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpsConfigurator;
@@ -28,13 +29,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
@@ -49,7 +47,6 @@ class SecurityIT {
 
   private static final String TOKEN = "podset-test-token-8f14e45fceea167a5a36dedd4bea2543";
   private static final String SECRET_VALUE = "hunter2-database-password";
-  private static final Duration DEADLINE = Duration.ofSeconds(60);
 
   @TempDir Path dir;
 
@@ -277,15 +274,5 @@ class SecurityIT {
 
   private static String base64(String value) {
     return Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static void await(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out after " + DEADLINE + " waiting for " + what);
-      }
-      LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.podset.testkit.conformance;
 
+import static io.podset.testkit.Eventually.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,11 +13,9 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,19 +24,6 @@ import org.junit.jupiter.api.Test;
  * is asynchronous on a real cluster: assertions wait for it.
  */
 class DeletionConformanceTest extends ConformanceTestBase {
-
-  private static final Duration WAIT = Duration.ofSeconds(60);
-
-  static void await(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + WAIT + " waiting for " + what);
-      }
-      Thread.onSpinWait();
-      Thread.yield();
-    }
-  }
 
   private ConfigMap configMap(String name, List<String> finalizers, OwnerReference... owners) {
     return client
