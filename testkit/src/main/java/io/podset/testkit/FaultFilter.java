@@ -156,12 +156,11 @@ final class FaultFilter implements RequestFilter, FaultInjector {
   @Override
   public ApiResult filter(ApiRequest request, Chain next) {
     RequestInfo info = RequestInfo.of(request, registry);
-    if (info.resource() == null) {
-      return next.proceed(request);
-    }
+    boolean nonResource = info.resource() == null;
     for (Installed rule : rules) {
       Fault fault = rule.rule.fault();
-      if (fault.onEvents()
+      if ((nonResource && !rule.rule.appliesToNonResourcePaths())
+          || fault.onEvents()
           || !rule.rule.matches(info, request.header("user-agent"), clock.instant())) {
         continue;
       }

@@ -16,6 +16,12 @@ import java.util.Set;
  *     .inject(Fault.gone()));
  * }</pre>
  *
+ * <p>A rule that names no resource, subresource, namespace or name also applies to the paths that
+ * address no resource ({@code /version}, discovery under {@code /api} and {@code /apis}, {@code
+ * /openapi}), whose verb is the lower-case HTTP method ({@code get}), when its fault is a status or
+ * latency: so {@code match().inject(Fault.status(401, ...))} refuses credentials everywhere, a
+ * client's preflight included. {@link Builder#resourceRequestsOnly()} keeps it to resources.
+ *
  * <p>Immutable.
  */
 public final class FaultRule {
@@ -27,6 +33,7 @@ public final class FaultRule {
   private final String namespace;
   private final String name;
   private final String userAgent;
+  private final boolean resourceRequestsOnly;
   private final long skip;
   private final long times;
   private final double probability;
@@ -43,6 +50,7 @@ public final class FaultRule {
     this.namespace = b.namespace;
     this.name = b.name;
     this.userAgent = b.userAgent;
+    this.resourceRequestsOnly = b.resourceRequestsOnly;
     this.skip = b.skip;
     this.times = b.times;
     this.probability = b.probability;
@@ -87,6 +95,17 @@ public final class FaultRule {
             || (requestUserAgent != null && requestUserAgent.contains(userAgent)));
   }
 
+  /** Whether the rule may apply to a request that addresses no resource (see the class docs). */
+  boolean appliesToNonResourcePaths() {
+    return resource == null
+        && group == null
+        && subresource == null
+        && namespace == null
+        && name == null
+        && !resourceRequestsOnly
+        && (fault.kind() == Fault.Kind.STATUS || fault.kind() == Fault.Kind.LATENCY);
+  }
+
   long skip() {
     return skip;
   }
@@ -107,7 +126,11 @@ public final class FaultRule {
   public String toString() {
     StringBuilder s = new StringBuilder(fault.toString()).append(" on");
     s.append(verbs == null ? " any verb" : " " + verbs);
-    s.append(' ').append(resource == null ? "any resource" : resource);
+    s.append(' ')
+        .append(
+            resource != null
+                ? resource
+                : appliesToNonResourcePaths() ? "any resource or path" : "any resource");
     if (subresource != null) {
       s.append('/').append(subresource);
     }
@@ -132,6 +155,7 @@ public final class FaultRule {
     private String namespace;
     private String name;
     private String userAgent;
+    private boolean resourceRequestsOnly;
     private long skip;
     private long times = Long.MAX_VALUE;
     private double probability = 1.0;
@@ -206,6 +230,15 @@ public final class FaultRule {
         throw new IllegalArgumentException("userAgentContaining needs a non-empty text");
       }
       this.userAgent = text;
+      return this;
+    }
+
+    /**
+     * Only requests that address a resource: not {@code /version} nor discovery, which a rule that
+     * names no resource otherwise covers too.
+     */
+    public Builder resourceRequestsOnly() {
+      this.resourceRequestsOnly = true;
       return this;
     }
 

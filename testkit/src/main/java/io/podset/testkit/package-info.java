@@ -62,7 +62,8 @@
  *       and a {@link io.podset.testkit.FaultInjector}: rules by verb, resource, subresource,
  *       namespace, name, n-th call, probability and time window that answer 409, 410, 429 with
  *       Retry-After, 5xx or 504, add latency, compact the history, end watch streams, or hold back
- *       or delay the events of open and new watches.
+ *       or delay the events of open and new watches; a status or latency rule that names no
+ *       resource also covers {@code /version} and discovery (credentials refused everywhere).
  * </ul>
  *
  * <h2>What is not emulated</h2>

@@ -14,6 +14,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -123,6 +124,39 @@ class FaultInjectionTest {
     assertThat(timeout.statusCode()).isEqualTo(504);
     assertThat(JSON.readTree(timeout.body()).path("reason").asText()).isEqualTo("Timeout");
     assertThat(get("/version").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void ruleNamingNoResource_coversVersionAndDiscovery_unlessKeptToResources() throws Exception {
+    FaultInjector.Handle everywhere =
+        server.faults().add(FaultRule.match().inject(Fault.status(401, "Unauthorized", "no")));
+    for (String path : List.of("/version", "/api", "/api/v1", "/apis", "/apis/apps/v1")) {
+      HttpResponse<String> refused = get(path);
+      assertThat(refused.statusCode()).as(path).isEqualTo(401);
+      assertThat(JSON.readTree(refused.body()).path("reason").asText()).isEqualTo("Unauthorized");
+    }
+    assertThat(get("/api/v1/namespaces/default/configmaps").statusCode()).isEqualTo(401);
+    assertThat(everywhere.injected()).isEqualTo(6);
+    assertThat(everywhere.rule().toString()).contains("any resource or path");
+    assertThat(server.journal().records().stream().filter(r -> r.path().equals("/version")))
+        .singleElement()
+        .satisfies(r -> assertThat(r.status()).isEqualTo(401));
+    everywhere.remove();
+
+    // A client's preflight sees the refusal too.
+    server.faults().add(FaultRule.match().inject(Fault.status(401, "Unauthorized", "no")));
+    assertThatThrownBy(client::getKubernetesVersion)
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(401));
+    server.faults().clear();
+
+    server.faults().add(FaultRule.match().resourceRequestsOnly().inject(Fault.serverError(503)));
+    server.faults().add(FaultRule.match().resource("configmaps").inject(Fault.serverError(500)));
+    server.faults().add(FaultRule.match().namespace("elsewhere").inject(Fault.serverError(500)));
+    server.faults().add(FaultRule.match().inject(Fault.compactHistory()));
+    assertThat(get("/version").statusCode()).isEqualTo(200);
+    assertThat(get("/apis").statusCode()).isEqualTo(200);
+    assertThat(get("/api/v1/namespaces/default/secrets").statusCode()).isEqualTo(503);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.podset.runtime.informer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.podset.runtime.cache.IndexFunction;
 import io.podset.runtime.cache.Indexer;
 import io.podset.runtime.cache.MutableIndexer;
@@ -22,7 +23,10 @@ import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The {@link SharedInformer}: a reflector, a delta FIFO, an indexer and handler listeners. */
+/**
+ * The {@link SharedInformer}: a reflector, a delta FIFO, an indexer and handler listeners; with a
+ * meter registry, {@link InformerMetrics}.
+ */
 final class DefaultSharedInformer<T extends HasMetadata> implements SharedInformer<T> {
 
   private static final Logger log = LoggerFactory.getLogger(DefaultSharedInformer.class);
@@ -34,6 +38,7 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
   private final MutableIndexer<T> indexer = MutableIndexer.create();
   private final DeltaFifo<T> fifo;
   private final Reflector<T> reflector;
+  private final InformerMetrics metrics;
   private final ObservedVersions observed = new ObservedVersions();
   private final CompletableFuture<Void> synced = new CompletableFuture<>();
   private final Thread processor;
@@ -57,7 +62,8 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
       ListerWatcher<T> listerWatcher,
       InformerOptions options,
       Clock clock,
-      ReflectorConfig config) {
+      ReflectorConfig config,
+      MeterRegistry registry) {
     this.type = Objects.requireNonNull(type, "type");
     Objects.requireNonNull(listerWatcher, "listerWatcher");
     Objects.requireNonNull(options, "options");
@@ -65,9 +71,18 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
     this.name = type.getSimpleName() + "[" + listerWatcher.description() + "]";
     this.defaultResync = options.resyncPeriod();
     this.fifo = new DeltaFifo<>(indexer, this::onSynced, observed::advance);
+    this.metrics =
+        registry == null ? InformerMetrics.none() : InformerMetrics.create(registry, name);
     this.reflector =
         new Reflector<>(
-            name, listerWatcher, fifo, typedTransform(type, options.transform()), clock, config);
+            name,
+            listerWatcher,
+            fifo,
+            typedTransform(type, options.transform()),
+            clock,
+            config,
+            metrics);
+    metrics.bind(name, indexer::size, () -> reflector.status().lastEventTime(), clock);
     this.processor = new Thread(this::processLoop, "informer-" + name);
     processor.setDaemon(true);
   }
@@ -191,7 +206,7 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
 
   @Override
   public InformerHealth health() {
-    Reflector.Status status = reflector.status();
+    ReflectorState.Status status = reflector.status();
     return new InformerHealth(
         status.watching(),
         fifo.hasSynced(),
@@ -222,6 +237,7 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
       syncingListeners = List.of();
     }
     reflector.close();
+    metrics.close();
     fifo.close();
     processor.interrupt();
     for (HandlerListener<T> listener : toStop) {

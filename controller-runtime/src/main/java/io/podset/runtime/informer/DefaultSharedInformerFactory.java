@@ -3,6 +3,7 @@ package io.podset.runtime.informer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +28,8 @@ final class DefaultSharedInformerFactory implements SharedInformerFactory {
 
   private final ListerWatcherSource source;
   private final Clock clock;
+  // Null: informers publish no meters.
+  private final MeterRegistry registry;
 
   private final Object lock = new Object();
   // All guarded by lock; informers keep creation order.
@@ -35,8 +38,13 @@ final class DefaultSharedInformerFactory implements SharedInformerFactory {
   private boolean closed;
 
   DefaultSharedInformerFactory(ListerWatcherSource source, Clock clock) {
+    this(source, clock, null);
+  }
+
+  DefaultSharedInformerFactory(ListerWatcherSource source, Clock clock, MeterRegistry registry) {
     this.source = Objects.requireNonNull(source, "source");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.registry = registry;
   }
 
   @Override
@@ -47,7 +55,14 @@ final class DefaultSharedInformerFactory implements SharedInformerFactory {
     SharedInformer<?> informer =
         getOrCreate(
             Key.of(type.getName(), options),
-            () -> SharedInformers.create(type, source.forType(type, options), options, clock));
+            () ->
+                SharedInformers.create(
+                    type,
+                    source.forType(type, options),
+                    options,
+                    clock,
+                    SharedInformers.reflectorConfig(options),
+                    registry));
     return cast(informer, type);
   }
 
@@ -66,7 +81,9 @@ final class DefaultSharedInformerFactory implements SharedInformerFactory {
                     GenericKubernetesResource.class,
                     source.forContext(context, options),
                     options,
-                    clock));
+                    clock,
+                    SharedInformers.reflectorConfig(options),
+                    registry));
     return cast(informer, GenericKubernetesResource.class);
   }
 

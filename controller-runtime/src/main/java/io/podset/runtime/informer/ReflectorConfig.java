@@ -42,6 +42,13 @@ record ReflectorConfig(
     Objects.requireNonNull(streamingListTimeout, "streamingListTimeout");
   }
 
+  /** A random watch timeout in [min, 2 * min), whole seconds, at least one. */
+  Duration watchTimeout() {
+    double r = random.getAsDouble();
+    long seconds = (long) (minWatchTimeout.toSeconds() * (1.0 + r));
+    return Duration.ofSeconds(Math.max(1, seconds));
+  }
+
   static ReflectorConfig defaults() {
     return new ReflectorConfig(
         500,

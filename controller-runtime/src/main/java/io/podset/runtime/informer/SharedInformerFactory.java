@@ -4,9 +4,11 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -26,7 +28,21 @@ public interface SharedInformerFactory extends AutoCloseable {
 
   /** A factory listing and watching through {@code client}, timing with {@code clock}. */
   static SharedInformerFactory create(KubernetesClient client, Clock clock) {
-    return new DefaultSharedInformerFactory(ListerWatcherSource.fabric8(client, clock), clock);
+    return new DefaultSharedInformerFactory(
+        ListerWatcherSource.fabric8(client, clock), clock, null);
+  }
+
+  /**
+   * A factory listing and watching through {@code client}, timing with {@code clock}, whose
+   * informers publish the {@code informer_*} meters in {@code registry} (see {@link
+   * SharedInformers#create(Class, ListerWatcher, InformerOptions, Clock, MeterRegistry)}).
+   */
+  static SharedInformerFactory create(
+      KubernetesClient client, Clock clock, MeterRegistry registry) {
+    return new DefaultSharedInformerFactory(
+        ListerWatcherSource.fabric8(client, clock),
+        clock,
+        Objects.requireNonNull(registry, "registry"));
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.podset.runtime.informer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.podset.runtime.time.Clock;
 import java.util.Objects;
 
@@ -25,7 +26,29 @@ public final class SharedInformers {
   public static <T extends HasMetadata> SharedInformer<T> create(
       Class<T> type, ListerWatcher<T> listerWatcher, InformerOptions options, Clock clock) {
     Objects.requireNonNull(options, "options");
-    return create(type, listerWatcher, options, clock, reflectorConfig(options));
+    return create(type, listerWatcher, options, clock, reflectorConfig(options), null);
+  }
+
+  /**
+   * An informer over any {@link ListerWatcher}, not started, publishing the {@code informer_*}
+   * meters (lists, relists, watches, watch restarts by reason, events by type, last sync age, cache
+   * size; see the package documentation) in {@code registry}, tagged with its name.
+   *
+   * @param type the cached type
+   * @param listerWatcher the source of lists and watches
+   * @param options tuning
+   * @param clock time for backoff, resync, timeouts and the last sync age
+   * @param registry where the meters go
+   */
+  public static <T extends HasMetadata> SharedInformer<T> create(
+      Class<T> type,
+      ListerWatcher<T> listerWatcher,
+      InformerOptions options,
+      Clock clock,
+      MeterRegistry registry) {
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(registry, "registry");
+    return create(type, listerWatcher, options, clock, reflectorConfig(options), registry);
   }
 
   static <T extends HasMetadata> SharedInformer<T> create(
@@ -34,7 +57,18 @@ public final class SharedInformers {
       InformerOptions options,
       Clock clock,
       ReflectorConfig config) {
-    return new DefaultSharedInformer<>(type, listerWatcher, options, clock, config);
+    return create(type, listerWatcher, options, clock, config, null);
+  }
+
+  /** The informer; {@code registry} null for no meters. */
+  static <T extends HasMetadata> SharedInformer<T> create(
+      Class<T> type,
+      ListerWatcher<T> listerWatcher,
+      InformerOptions options,
+      Clock clock,
+      ReflectorConfig config,
+      MeterRegistry registry) {
+    return new DefaultSharedInformer<>(type, listerWatcher, options, clock, config, registry);
   }
 
   static ReflectorConfig reflectorConfig(InformerOptions options) {

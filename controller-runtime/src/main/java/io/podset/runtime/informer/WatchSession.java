@@ -40,6 +40,7 @@ final class WatchSession<T extends HasMetadata> implements WatchListener<T> {
     if (done) {
       return;
     }
+    reflector.received(event);
     try {
       apply(event);
       events++;

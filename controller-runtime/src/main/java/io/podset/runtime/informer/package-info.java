@@ -18,6 +18,18 @@
  * io.podset.runtime.informer.SharedInformer#health()} says whether the informer is synced and
  * watching and what failed last; a list that keeps failing never hangs silently.
  *
+ * <p>Metrics: informers created with a Micrometer registry ({@link
+ * io.podset.runtime.informer.SharedInformerFactory#create(io.fabric8.kubernetes.client.KubernetesClient,
+ * io.podset.runtime.time.Clock, io.micrometer.core.instrument.MeterRegistry)}; the manager passes
+ * its own) publish, tagged {@code name} (the informer's name): {@code informer_lists_total}, {@code
+ * informer_relists_total}, {@code informer_watches_total}, {@code
+ * informer_watch_restarts_total{reason}} ({@code gone}: 410; {@code dropped}: connection broken,
+ * 429 or 5xx; {@code error}: any other refusal; {@code short}: ended at once without events; {@code
+ * ended}: a normal end), {@code informer_events_total{type}} ({@code added}, {@code modified},
+ * {@code deleted}, {@code bookmark}), {@code informer_last_sync_age_seconds} (since the
+ * resourceVersion last moved forward) and {@code informer_cache_size}. Without a registry they pay
+ * nothing for metrics.
+ *
  * <p>All time (backoff, resync, watch timeouts) is read and scheduled through {@link
  * io.podset.runtime.time.Clock}, so tests drive it with a manual clock.
  */

@@ -48,6 +48,8 @@ final class DefaultManager implements Manager {
   // Runs controller starts and stops, which block, off the leader election thread.
   private final ExecutorService lifecycle = daemonExecutor("podset-manager");
   private final ExecutorService electionThread;
+  // Runs the Lease requests, so the election thread can abandon one that hangs.
+  private final ExecutorService leaseRequests;
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
 
   private final Object lock = new Object();
@@ -69,9 +71,16 @@ final class DefaultManager implements Manager {
     this.clock = config.clock;
     this.meterRegistry = config.meterRegistry;
     this.leaderElection = config.leaderElection;
-    this.informers = SharedInformerFactory.create(baseClient, clock);
+    this.informers = SharedInformerFactory.create(baseClient, clock, meterRegistry);
     if (leaderElection != null) {
       this.electionThread = daemonExecutor("podset-leader-election");
+      this.leaseRequests =
+          Executors.newCachedThreadPool(
+              runnable -> {
+                Thread thread = new Thread(runnable, "podset-lease-request");
+                thread.setDaemon(true);
+                return thread;
+              });
       this.elector =
           new LeaderElector(
               leaderElection,
@@ -79,10 +88,12 @@ final class DefaultManager implements Manager {
                   baseClient, leaderElection.leaseNamespace(), leaderElection.leaseName()),
               clock,
               electionThread,
+              leaseRequests,
               new ElectionCallbacks());
       this.client = FencedClients.fenced(baseClient, elector::mayWrite, config.identity);
     } else {
       this.electionThread = null;
+      this.leaseRequests = null;
       this.elector = null;
       this.client = baseClient;
     }
@@ -314,6 +325,7 @@ final class DefaultManager implements Manager {
     if (elector != null) {
       elector.stop(leaderElection.releaseOnCancel());
       electionThread.shutdown();
+      leaseRequests.shutdown();
     }
     informers.close();
     synchronized (lock) {

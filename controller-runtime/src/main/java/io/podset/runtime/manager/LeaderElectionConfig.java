@@ -12,7 +12,9 @@ import java.util.Objects;
  * @param leaseDuration how long followers wait after the last observed renewal before taking over
  *     (default 15 s)
  * @param renewDeadline how long the leader keeps trying to renew before it stops acting; after it,
- *     the leader's writes are refused (default 10 s)
+ *     the leader's writes are refused (default 10 s). Each of the leader's attempts is abandoned
+ *     after {@link #attemptTimeout()} (half the renew deadline) or at the deadline, whichever comes
+ *     first, so a hung request cannot hold it past the deadline
  * @param retryPeriod time between attempts to acquire or renew (default 2 s)
  * @param releaseOnCancel whether a graceful shutdown releases the Lease so a standby takes over at
  *     once
@@ -64,6 +66,15 @@ public record LeaderElectionConfig(
               + renewDeadline
               + ")");
     }
+  }
+
+  /**
+   * How long one attempt of the leader to renew may take before it is abandoned (and, when time is
+   * left before the renew deadline, tried again): half the renew deadline, so a hung connection
+   * leaves room for at least one more try.
+   */
+  public Duration attemptTimeout() {
+    return renewDeadline.dividedBy(2);
   }
 
   /** The defaults: 15 s lease, 10 s renew deadline, 2 s retry, release on cancel, exit on loss. */

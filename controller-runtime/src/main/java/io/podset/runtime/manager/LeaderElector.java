@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
@@ -20,8 +21,16 @@ import org.slf4j.LoggerFactory;
  * renewal was sent less than the renew deadline ago. Since followers wait a full lease duration
  * (longer than the renew deadline), a write admitted by the fence cannot overlap the next leader's.
  *
- * <p>Attempts run on {@code executor} (they block on the API server) and are scheduled with the
- * {@link Clock}. Callbacks run on the executor thread.
+ * <p>A hung request cannot hold the leader past its renew deadline: each attempt of the leader is
+ * abandoned after {@link LeaderElectionConfig#attemptTimeout()} or when the renew deadline passes,
+ * whichever comes first; its late answer is ignored. While leading, the next attempt comes after
+ * the retry period or at the renew deadline, whichever comes first, and an attempt at or past the
+ * deadline steps down without a request. A follower's attempts are not bounded: a hung one only
+ * delays its own takeover.
+ *
+ * <p>Attempts are scheduled with the {@link Clock} and run on {@code executor}; their Lease
+ * requests run on {@code requests} (they block on the API server). Callbacks run on the executor
+ * thread.
  */
 final class LeaderElector implements AutoCloseable {
 
@@ -42,6 +51,7 @@ final class LeaderElector implements AutoCloseable {
   private final LeaseStore store;
   private final Clock clock;
   private final Executor executor;
+  private final Executor requests;
   private final Callbacks callbacks;
 
   private final Object lock = new Object();
@@ -56,16 +66,28 @@ final class LeaderElector implements AutoCloseable {
   private Clock.Cancellable next;
   private String lastReportedLeader;
 
+  /** An elector whose Lease requests run on the executor's thread (nothing can cut them short). */
   LeaderElector(
       LeaderElectionConfig config,
       LeaseStore store,
       Clock clock,
       Executor executor,
       Callbacks callbacks) {
+    this(config, store, clock, executor, Runnable::run, callbacks);
+  }
+
+  LeaderElector(
+      LeaderElectionConfig config,
+      LeaseStore store,
+      Clock clock,
+      Executor executor,
+      Executor requests,
+      Callbacks callbacks) {
     this.config = Objects.requireNonNull(config, "config");
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.executor = Objects.requireNonNull(executor, "executor");
+    this.requests = Objects.requireNonNull(requests, "requests");
     this.callbacks = Objects.requireNonNull(callbacks, "callbacks");
   }
 
@@ -107,23 +129,64 @@ final class LeaderElector implements AutoCloseable {
   }
 
   private void attempt() {
+    long sentNanos;
+    Duration timeout;
     synchronized (lock) {
       if (closed) {
         return;
       }
+      sentNanos = clock.nanoTime();
+      timeout = leading ? leaderAttemptTimeoutLocked(sentNanos) : null;
     }
-    long sentNanos = clock.nanoTime();
-    boolean acquired;
+    if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
+      finish(sentNanos, false); // at or past the renew deadline: step down, no request
+      return;
+    }
+    CompletableFuture<Boolean> outcome = new CompletableFuture<>();
+    Clock.Cancellable timer =
+        timeout == null ? () -> {} : clock.schedule(timeout, () -> abandon(outcome, timeout));
+    outcome.thenAccept(
+        acquired -> {
+          timer.cancel();
+          executor.execute(() -> finish(sentNanos, acquired));
+        });
+    requests.execute(() -> outcome.complete(tryOnce()));
+  }
+
+  /**
+   * How long the leader's attempt may take: the attempt timeout, or what is left to the deadline.
+   */
+  private Duration leaderAttemptTimeoutLocked(long nowNanos) {
+    Duration left =
+        Duration.ofNanos(lastRenewSentNanos + config.renewDeadline().toNanos() - nowNanos);
+    return left.compareTo(config.attemptTimeout()) < 0 ? left : config.attemptTimeout();
+  }
+
+  private void abandon(CompletableFuture<Boolean> outcome, Duration timeout) {
+    if (outcome.complete(false)) {
+      log.warn(
+          "Lease {}/{}: attempt abandoned after {} without an answer",
+          config.leaseNamespace(),
+          config.leaseName(),
+          timeout);
+    }
+  }
+
+  private boolean tryOnce() {
     try {
-      acquired = tryAcquireOrRenew();
+      return tryAcquireOrRenew();
     } catch (RuntimeException e) {
       log.warn(
           "Lease {}/{}: attempt failed: {}",
           config.leaseNamespace(),
           config.leaseName(),
           e.toString());
-      acquired = false;
+      return false;
     }
+  }
+
+  /** Applies an attempt's outcome (on the executor) and schedules the next attempt. */
+  private void finish(long sentNanos, boolean acquired) {
     boolean started = false;
     boolean stopped = false;
     Duration delay;
@@ -140,7 +203,7 @@ final class LeaderElector implements AutoCloseable {
         leading = false;
         stopped = true;
       }
-      delay = leading ? config.retryPeriod() : jittered(config.retryPeriod());
+      delay = leading ? untilNextRenewalLocked() : jittered(config.retryPeriod());
     }
     reportLeader();
     if (started) {
@@ -161,6 +224,16 @@ final class LeaderElector implements AutoCloseable {
       callbacks.stoppedLeading();
     }
     scheduleAttempt(delay);
+  }
+
+  /** The retry period, or less when the renew deadline comes first. */
+  private Duration untilNextRenewalLocked() {
+    Duration left =
+        Duration.ofNanos(lastRenewSentNanos + config.renewDeadline().toNanos() - clock.nanoTime());
+    if (left.isNegative()) {
+      return Duration.ZERO;
+    }
+    return left.compareTo(config.retryPeriod()) < 0 ? left : config.retryPeriod();
   }
 
   /**

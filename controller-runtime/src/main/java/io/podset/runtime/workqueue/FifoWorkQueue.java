@@ -10,8 +10,9 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The basic {@link WorkQueue}: one lock, one hash map of per-key entries, and two intrusive lists
- * threaded through those entries (the ready FIFO and, with metrics, the processing list), so a key
- * costs one entry and one map node for as long as it is dirty or processing, and nothing else.
+ * threaded through those entries (the {@link ReadyList} and, with metrics, the {@link BusyList}),
+ * so a key costs one entry and one map node for as long as it is dirty or processing, and nothing
+ * else.
  */
 final class FifoWorkQueue<K> implements WorkQueue<K> {
 
@@ -30,15 +31,12 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
 
   // All fields below are guarded by lock. Invariants:
   // - entries maps exactly the keys that are dirty, processing, or both.
-  // - an entry is in the ready list (head..tail through QueueEntry.next) iff dirty && !processing;
-  //   size is the length of that list.
+  // - an entry is in ready iff dirty && !processing.
   // - with metrics, an entry is in busy iff processing; processing counts those entries always.
   // - once shuttingDown, no key becomes dirty again; after shutDown() without drain the ready list
   //   is empty and no entry is dirty.
   private final HashMap<K, QueueEntry<K>> entries = new HashMap<>();
-  private QueueEntry<K> head;
-  private QueueEntry<K> tail;
-  private int size;
+  private final ReadyList<K> ready = new ReadyList<>();
   private final BusyList<K> busy = new BusyList<>();
   private int processing;
   private boolean shuttingDown;
@@ -100,21 +98,20 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
 
   /** Hands out the head; waits forever when timeout is null, never when it is zero or negative. */
   private Optional<K> take(Duration timeout) throws InterruptedException {
-    Wakeup wakeup = null;
+    TimedWakeup wakeup = null;
     K key;
     long queued = 0L;
     lock.lockInterruptibly();
     try {
-      if (head == null && !shuttingDown) {
+      if (ready.isEmpty() && !shuttingDown) {
         if (timeout != null) {
           if (timeout.isNegative() || timeout.isZero()) {
             return Optional.empty();
           }
-          wakeup = new Wakeup(notEmpty);
-          wakeup.handle = clock.schedule(timeout, wakeup);
+          wakeup = TimedWakeup.after(clock, timeout, lock, notEmpty);
         }
         try {
-          while (head == null && !shuttingDown && (wakeup == null || !wakeup.fired)) {
+          while (ready.isEmpty() && !shuttingDown && (wakeup == null || !wakeup.fired())) {
             notEmpty.await();
           }
         } catch (InterruptedException e) {
@@ -122,16 +119,10 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
           throw e;
         }
       }
-      QueueEntry<K> entry = head;
+      QueueEntry<K> entry = ready.pollFirst();
       if (entry == null) {
         return Optional.empty();
       }
-      head = entry.next;
-      if (head == null) {
-        tail = null;
-      }
-      entry.next = null;
-      size--;
       entry.dirty = false;
       entry.processing = true;
       processing++;
@@ -146,7 +137,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
     } finally {
       lock.unlock();
       if (wakeup != null) {
-        wakeup.handle.cancel();
+        wakeup.cancel();
       }
     }
     if (metrics != null) {
@@ -159,7 +150,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
    * Wakes another waiter if keys are left, so a signal consumed by a leaving thread is not lost.
    */
   private void passSignalOn() {
-    if (head != null) {
+    if (!ready.isEmpty()) {
       notEmpty.signal();
     }
   }
@@ -184,7 +175,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
         pushReady(entry);
       } else {
         entries.remove(key);
-        if (shuttingDown && processing == 0 && head == null) {
+        if (shuttingDown && processing == 0 && ready.isEmpty()) {
           drained.signalAll();
         }
       }
@@ -197,13 +188,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   }
 
   private void pushReady(QueueEntry<K> entry) {
-    if (tail == null) {
-      head = entry;
-    } else {
-      tail.next = entry;
-    }
-    tail = entry;
-    size++;
+    ready.append(entry);
     notEmpty.signal();
   }
 
@@ -211,7 +196,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   public int len() {
     lock.lock();
     try {
-      return size;
+      return ready.size();
     } finally {
       lock.unlock();
     }
@@ -223,15 +208,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
     try {
       shuttingDown = true;
       dropped = true;
-      for (QueueEntry<K> entry = head; entry != null; ) {
-        QueueEntry<K> next = entry.next;
-        entry.next = null;
-        entries.remove(entry.key);
-        entry = next;
-      }
-      head = null;
-      tail = null;
-      size = 0;
+      ready.clear(entry -> entries.remove(entry.key));
       for (QueueEntry<K> entry : entries.values()) {
         entry.dirty = false;
       }
@@ -256,27 +233,28 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   }
 
   private boolean awaitDrained(Duration timeout) {
-    Wakeup wakeup = null;
+    TimedWakeup wakeup = null;
     boolean done;
     lock.lock();
     try {
       shuttingDown = true;
       notEmpty.signalAll();
-      if (timeout != null && (head != null || processing > 0)) {
-        wakeup = new Wakeup(drained);
-        wakeup.handle = clock.schedule(timeout, wakeup);
+      if (timeout != null && (!ready.isEmpty() || processing > 0)) {
+        wakeup = TimedWakeup.after(clock, timeout, lock, drained);
       }
-      while ((head != null || processing > 0) && !dropped && (wakeup == null || !wakeup.fired)) {
+      while ((!ready.isEmpty() || processing > 0)
+          && !dropped
+          && (wakeup == null || !wakeup.fired())) {
         drained.await();
       }
-      done = head == null && processing == 0;
+      done = ready.isEmpty() && processing == 0;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       done = false;
     } finally {
       lock.unlock();
       if (wakeup != null) {
-        wakeup.handle.cancel();
+        wakeup.cancel();
       }
     }
     if (done && metrics != null) {
@@ -317,28 +295,6 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
       return busy.longestNanos(clock.nanoTime()) / 1e9;
     } finally {
       lock.unlock();
-    }
-  }
-
-  /** A timer task that ends a timed wait; fired is guarded by lock. */
-  private final class Wakeup implements Runnable {
-    private final Condition condition;
-    boolean fired;
-    Clock.Cancellable handle;
-
-    Wakeup(Condition condition) {
-      this.condition = condition;
-    }
-
-    @Override
-    public void run() {
-      lock.lock();
-      try {
-        fired = true;
-        condition.signalAll();
-      } finally {
-        lock.unlock();
-      }
     }
   }
 }

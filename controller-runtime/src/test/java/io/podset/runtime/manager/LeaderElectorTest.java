@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.podset.runtime.time.ManualClock;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
 
 class LeaderElectorTest {
@@ -23,6 +26,10 @@ class LeaderElectorTest {
     }
 
     Candidate(String identity, LeaseStore leases) {
+      this(identity, leases, Runnable::run);
+    }
+
+    Candidate(String identity, LeaseStore leases, Executor requests) {
       LeaderElectionConfig config = LeaderElectionConfig.of("ns", "lease", identity);
       elector =
           new LeaderElector(
@@ -30,6 +37,7 @@ class LeaderElectorTest {
               leases,
               clock,
               Runnable::run,
+              requests,
               new LeaderElector.Callbacks() {
                 @Override
                 public void startedLeading() {
@@ -114,6 +122,32 @@ class LeaderElectorTest {
       assertThat(a.elector.mayWrite() && b.elector.mayWrite()).as("two writers").isFalse();
     }
     assertThat(b.elector.isLeader()).as("b took over in the end").isTrue();
+  }
+
+  @Test
+  void hungRenewals_areAbandoned_soTheLeaderStepsDownAtItsRenewDeadline_ignoringLateAnswers() {
+    // Lease requests wait here until the test answers them: one never run is a hung request.
+    Deque<Runnable> requests = new ArrayDeque<>();
+    Candidate a = new Candidate("a", store, requests::add);
+    a.elector.start();
+    clock.runDueTasks();
+    requests.remove().run();
+    assertThat(a.elector.isLeader()).isTrue();
+
+    // No request is answered from now on: the renewal at 2 s is abandoned at 7 s (half the renew
+    // deadline), the one at 9 s at the deadline, 10 s after the acquisition was sent.
+    clock.advance(Duration.ofMillis(9900));
+    assertThat(a.elector.isLeader()).isTrue();
+    assertThat(a.elector.mayWrite()).isTrue();
+    clock.advance(Duration.ofMillis(100));
+    assertThat(a.elector.isLeader()).as("stepped down at the renew deadline").isFalse();
+    assertThat(a.elector.mayWrite()).isFalse();
+    assertThat(a.events).containsExactly("leader=a", "started", "stopped");
+    assertThat(requests).hasSize(2);
+
+    requests.forEach(Runnable::run); // late answers: both renewals succeed on the server
+    assertThat(a.elector.isLeader()).as("late answers ignored").isFalse();
+    assertThat(a.events).containsExactly("leader=a", "started", "stopped");
   }
 
   @Test

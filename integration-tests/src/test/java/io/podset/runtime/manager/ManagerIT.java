@@ -18,6 +18,7 @@ import io.podset.runtime.informer.InformerOptions;
 import io.podset.runtime.reconcile.Result;
 import io.podset.testkit.FakeApiServer;
 import io.podset.testkit.Fault;
+import io.podset.testkit.FaultInjector;
 import io.podset.testkit.FaultRule;
 import io.podset.testkit.RequestMatcher;
 import io.podset.testkit.RequestRecord;
@@ -98,6 +99,14 @@ class ManagerIT {
 
   private static String userAgent(String identity) {
     return "candidate-" + identity + "/test";
+  }
+
+  /** Matches the Lease updates (renewals) of candidate {@code identity}. */
+  private static FaultRule.Builder leaseUpdatesFrom(String identity) {
+    return FaultRule.match()
+        .verbs("update")
+        .resource("leases")
+        .userAgentContaining(userAgent(identity));
   }
 
   private Manager started(ManagerBuilder builder) {
@@ -216,14 +225,7 @@ class ManagerIT {
         () -> server.journal().count(writesByA.resource("configmaps").status(200)) > 0);
 
     // The partition: every Lease update from a fails; a's reads and b's requests go through.
-    server
-        .faults()
-        .add(
-            FaultRule.match()
-                .verbs("update")
-                .resource("leases")
-                .userAgentContaining(userAgent("a"))
-                .inject(Fault.serverError(500)));
+    server.faults().add(leaseUpdatesFrom("a").inject(Fault.serverError(500)));
     partitioned.set(true);
     await("b takes over", b::isLeader);
     await("a's writer to be refused by the fence", () -> refusedA.get() > 0);
@@ -270,6 +272,34 @@ class ManagerIT {
                     .userAgentContaining(userAgent("b"))
                     .status(200));
     assertThat(ledgerWritesByB).isNotEmpty().allMatch(r -> r.time().isAfter(lastWriteByA));
+  }
+
+  @Test
+  void hungRenewal_isAbandoned_soTheLeaderStepsDownAtItsRenewDeadline() {
+    Manager a = started(builder(campaignAgain("a")));
+    await("a leads", a::isLeader);
+    RequestMatcher renewalsByA =
+        RequestMatcher.verb("update").resource("leases").userAgentContaining(userAgent("a"));
+    int renewed = server.journal().count(renewalsByA.status(200));
+    await("a to renew", () -> server.journal().count(renewalsByA.status(200)) > renewed);
+
+    // Every Lease update from a now hangs past fabric8's own request timeout (10 s).
+    FaultInjector.Handle hang =
+        server.faults().add(leaseUpdatesFrom("a").inject(Fault.latency(Duration.ofSeconds(12))));
+    await("a to step down", () -> !a.isLeader());
+    Instant steppedDown = Instant.now();
+    hang.remove();
+
+    RequestRecord lastRenewal =
+        server.journal().records(renewalsByA.status(200)).stream()
+            .reduce((x, y) -> y)
+            .orElseThrow();
+    // The elector counts from when it sent the renewal, before the server received it; the
+    // tolerance covers scheduling on a loaded machine, far below the 10 s a hung request takes.
+    Instant deadline = lastRenewal.time().plus(lastRenewal.duration()).plus(RENEW);
+    assertThat(steppedDown)
+        .as("stepped down at %s, renew deadline %s", steppedDown, deadline)
+        .isBefore(deadline.plus(Duration.ofMillis(1500)));
   }
 
   private static LeaderElectionConfig campaignAgain(String identity) {
@@ -413,6 +443,9 @@ class ManagerIT {
         .contains("controller_runtime_reconcile_time_seconds_bucket")
         .contains("workqueue_adds_total{name=\"configmaps\"}")
         .contains("workqueue_depth{name=\"configmaps\"}")
+        .contains("informer_lists_total{name=\"ConfigMap[")
+        .contains("informer_events_total{name=\"ConfigMap[")
+        .contains("informer_cache_size{name=\"ConfigMap[")
         .contains("jvm_memory_used_bytes")
         .contains("leader_election_master_status{name=\"podset-operator\"} 1");
   }

@@ -90,10 +90,14 @@ class SecurityIT {
       operator.destroy();
       assertThat(operator.waitFor(40, TimeUnit.SECONDS)).as("graceful exit").isTrue();
 
-      // Credentials revoked while running, in JSON: refusals are logged and /readyz says so.
+      // Credentials revoked while running, in JSON: refusals are logged and /readyz says so. The
+      // refusal spares /version and discovery, so the operator gets past its preflight.
       server
           .faults()
-          .add(FaultRule.match().inject(Fault.status(401, "Unauthorized", "Unauthorized")));
+          .add(
+              FaultRule.match()
+                  .resourceRequestsOnly()
+                  .inject(Fault.status(401, "Unauthorized", "Unauthorized")));
       Path jsonLog = dir.resolve("json.log");
       int healthPort;
       try (ServerSocket socket = new ServerSocket(0)) {
