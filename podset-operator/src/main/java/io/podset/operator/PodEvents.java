@@ -19,15 +19,21 @@ import java.util.Optional;
  * PodSets to reconcile: the pod's controller when it is a PodSet (old and new, if it changed), and,
  * for a pod without a controller, the PodSet its label names (so orphans are adopted promptly).
  *
- * <p>Doing both in one handler matters: the expectation is lowered before the reconcile it triggers
- * can run. Called on the informer's handler thread; fast and non-blocking.
+ * <p>A pod of a PodSet deleted (or terminating) without the operator having asked for it marks the
+ * PodSet in {@link UnconfirmedOwners}: it may be the garbage collector at work on a PodSet whose
+ * own deletion the PodSet cache has not shown yet.
+ *
+ * <p>Doing all this in one handler matters: the expectation is lowered and the mark set before the
+ * reconcile it triggers can run. Called on the informer's handler thread; fast and non-blocking.
  */
 final class PodEvents implements EventHandler<Pod> {
 
   private final Expectations<Request> expectations;
+  private final UnconfirmedOwners unconfirmed;
 
-  PodEvents(Expectations<Request> expectations) {
+  PodEvents(Expectations<Request> expectations, UnconfirmedOwners unconfirmed) {
     this.expectations = expectations;
+    this.unconfirmed = unconfirmed;
   }
 
   @Override
@@ -37,16 +43,19 @@ final class PodEvents implements EventHandler<Pod> {
     String uid = pod.getMetadata().getUid();
     if (event instanceof Event.Added<Pod>) {
       if (Pods.isTerminating(pod)) {
-        owner.ifPresent(key -> expectations.deletionObserved(key, uid));
+        owner.ifPresent(key -> deletionObserved(key, uid));
       } else {
         owner.ifPresent(expectations::creationObserved);
       }
     } else if (event instanceof Event.Updated<Pod> updated) {
       if (Pods.isTerminating(pod) && !Pods.isTerminating(updated.oldObject())) {
-        owner.ifPresent(key -> expectations.deletionObserved(key, uid));
+        owner.ifPresent(key -> deletionObserved(key, uid));
       }
-    } else {
+    } else if (Pods.isTerminating(pod)) {
+      // Already counted as deleted when it started terminating.
       owner.ifPresent(key -> expectations.deletionObserved(key, uid));
+    } else {
+      owner.ifPresent(key -> deletionObserved(key, uid));
     }
     List<Request> requests = new ArrayList<>(2);
     addTarget(requests, pod);
@@ -54,6 +63,13 @@ final class PodEvents implements EventHandler<Pod> {
       addTarget(requests, updated.oldObject());
     }
     return requests;
+  }
+
+  private void deletionObserved(Request owner, String uid) {
+    if (!expectations.pendingDeletions(owner).contains(uid)) {
+      unconfirmed.mark(owner);
+    }
+    expectations.deletionObserved(owner, uid);
   }
 
   private static void addTarget(List<Request> requests, Pod pod) {

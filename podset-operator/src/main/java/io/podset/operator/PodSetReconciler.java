@@ -33,9 +33,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles one PodSet: reads it and its pods from the informer caches (never from the API
- * server), asks {@link PodSetPlanner} what to do, has the plan carried out, and writes the status
- * through the {@code /status} subresource when it changed.
+ * Reconciles one PodSet: reads it and its pods from the informer caches, asks {@link PodSetPlanner}
+ * what to do, has the plan carried out, and writes the status through the {@code /status}
+ * subresource when it changed. The one read from the API server: after a PodSet lost pods the
+ * operator did not delete, it is confirmed live before anything is written for it ({@link
+ * UnconfirmedOwners}: the garbage collector may be removing the pods of a PodSet whose deletion the
+ * cache has not shown yet).
  *
  * <p>Safety against a stale cache: creations and deletions are tracked by {@link Expectations}
  * (lowered by {@link #podEventHandler()}, met early once the pod cache has observed the
@@ -73,6 +76,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
   private final Expectations<Request> expectations;
   private final PatchedPods<Request> patchedPods;
   private final WrittenStatuses<Request> writtenStatuses = new WrittenStatuses<>();
+  private final UnconfirmedOwners unconfirmed = new UnconfirmedOwners();
   private final PlanExecutor executor;
   private final java.time.Duration unsettledRecheck;
 
@@ -180,7 +184,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
    * the cache shows, then names the PodSets to reconcile. Use it instead of a plain "owns" handler.
    */
   public EventHandler<Pod> podEventHandler() {
-    return new PodEvents(expectations);
+    return new PodEvents(expectations, unconfirmed);
   }
 
   @Override
@@ -191,6 +195,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       expectations.forget(request);
       patchedPods.forget(request);
       writtenStatuses.forget(request);
+      unconfirmed.clear(request);
       return Result.done();
     }
     PodSet podSet = cached.get();
@@ -213,6 +218,9 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       LOG.debug("{}: waiting for the pod cache to show our writes", request);
       return Result.requeueAfter(unsettledRecheck);
     }
+    if (unconfirmed.isMarked(request) && !confirmedLive(request, podSet)) {
+      return Result.done();
+    }
     ReplicaFailure failure =
         plan.problem() != null
             ? new ReplicaFailure(ReplicaFailure.INVALID_SPEC, plan.problem())
@@ -230,6 +238,36 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       throw new TerminalReconcileException(message);
     }
     throw new PodSetReconcileException(message);
+  }
+
+  /**
+   * Reads the PodSet from the server (the one read the reconciler makes) after it lost pods it did
+   * not delete: true when the server still has the cached PodSet, uid and all, not being deleted.
+   * Otherwise the garbage collector is at work and the PodSet cache lags; its own event will
+   * trigger the next reconcile, and until then nothing is written for a PodSet that is gone.
+   */
+  private boolean confirmedLive(Request request, PodSet cached) {
+    PodSet live;
+    try {
+      live =
+          client
+              .resources(PodSet.class)
+              .inNamespace(request.namespace())
+              .withName(request.name())
+              .get();
+    } catch (KubernetesClientException e) {
+      throw new PodSetReconcileException(
+          "PodSet " + request + ": cannot confirm it still exists: " + PlanExecutor.describe(e), e);
+    }
+    String uid = cached.getMetadata().getUid();
+    if (live == null
+        || !uid.equals(live.getMetadata().getUid())
+        || live.getMetadata().getDeletionTimestamp() != null) {
+      LOG.debug("{}: pods vanished and the cached PodSet {} is gone from the server", request, uid);
+      return false;
+    }
+    unconfirmed.clear(request);
+    return true;
   }
 
   private List<Pod> candidatePods(PodSet podSet) {

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 class PodEventsTest {
 
   private final Expectations<Request> expectations = Expectations.create(new ManualClock());
-  private final PodEvents handler = new PodEvents(expectations);
+  private final UnconfirmedOwners unconfirmed = new UnconfirmedOwners();
+  private final PodEvents handler = new PodEvents(expectations, unconfirmed);
   private final PodSet podSet = podSet(1);
   private final Request web = new Request("default", "web");
 
@@ -71,6 +72,37 @@ class PodEventsTest {
     handler.requestsFor(new Event.Deleted<>(podOf(podSet, "web-0").build(), true));
 
     assertThat(expectations.pendingDeletions(web)).isEmpty();
+  }
+
+  @Test
+  void deleted_notAskedFor_marksTheOwnerUnconfirmed() {
+    assertThat(handler.requestsFor(new Event.Deleted<>(podOf(podSet, "web-0").build(), false)))
+        .containsExactly(web);
+
+    assertThat(unconfirmed.isMarked(web)).isTrue();
+  }
+
+  @Test
+  void updated_becameTerminatingNotAskedFor_marksTheOwnerUnconfirmed() {
+    Pod before = podOf(podSet, "web-0").build();
+    Pod after = podOf(podSet, "web-0").terminating().build();
+
+    handler.requestsFor(new Event.Updated<>(before, after));
+
+    assertThat(unconfirmed.isMarked(web)).isTrue();
+  }
+
+  @Test
+  void deletionsWeAskedFor_neverMarkTheOwner() {
+    expectations.expectDeletions(web, List.of("uid-web-0", "uid-web-1"));
+    Pod running = podOf(podSet, "web-0").build();
+    Pod terminating = podOf(podSet, "web-0").terminating().build();
+
+    handler.requestsFor(new Event.Updated<>(running, terminating));
+    handler.requestsFor(new Event.Deleted<>(terminating, false));
+    handler.requestsFor(new Event.Deleted<>(podOf(podSet, "web-1").build(), false));
+
+    assertThat(unconfirmed.isMarked(web)).isFalse();
   }
 
   @Test

@@ -188,6 +188,7 @@ class PodSetControllerIT {
     create("web", PodSetSpec.ofReplicas(3));
     await("3 pods", () -> settled("web", 3));
     String victim = livePods("web").get(0).getMetadata().getName();
+    recording.clear();
 
     admin.pods().inNamespace(namespace).withName(victim).delete();
 
@@ -197,6 +198,10 @@ class PodSetControllerIT {
             settled("web", 3)
                 && livePods("web").stream()
                     .noneMatch(p -> p.getMetadata().getName().equals(victim)));
+    // Before replacing a pod it did not delete, the controller confirmed the PodSet exists.
+    assertThat(recording.reads())
+        .containsExactly(
+            "GET /apis/app.example.com/v1alpha1/namespaces/" + namespace + "/podsets/web");
   }
 
   @Test

@@ -219,10 +219,62 @@ class PodSetReconcilerIT {
     Pod victim = livePods().get(0);
 
     admin.pods().inNamespace(namespace).withName(victim.getMetadata().getName()).delete();
-    converge();
+    caches.sync();
+    recording.clear();
+    reconciler.reconcile(request);
 
+    // A pod it did not delete: the PodSet is confirmed live (one read), then the pod replaced.
+    assertThat(recording.reads()).containsExactly("GET " + podSetPath());
+    assertThat(recording.writes().stream().filter(w -> w.startsWith("POST"))).hasSize(1);
+    converge();
     assertSettled(3);
     assertThat(names(livePods())).doesNotContain(victim.getMetadata().getName());
+    // Confirmed once: later passes read only the caches again.
+    assertThat(recording.reads()).isEmpty();
+  }
+
+  @Test
+  void reconcile_podsCollectedBeforeTheCacheShowsThePodSetDeleted_createsNothing() {
+    createPodSet(PodSetSpec.ofReplicas(2));
+    converge();
+    admin.resources(PodSet.class).inNamespace(namespace).withName("web").delete();
+    // The fake's garbage collector has deleted the pods (synchronously, after the commit).
+    assertThat(livePods()).isEmpty();
+    // The pod informer has seen the garbage collector's deletions; the PodSet informer lags.
+    caches.syncPods(pod -> true);
+    recording.clear();
+
+    reconciler.reconcile(request);
+    reconciler.reconcile(request);
+
+    assertThat(recording.writes()).isEmpty();
+    assertThat(recording.reads()).containsExactly("GET " + podSetPath(), "GET " + podSetPath());
+    assertThat(livePods()).isEmpty();
+  }
+
+  @Test
+  void reconcile_podSetReplacedBeforeTheCacheShowsIt_createsNothingForTheOldOne() {
+    PodSet old = createPodSet(PodSetSpec.ofReplicas(2));
+    converge();
+    admin.resources(PodSet.class).inNamespace(namespace).withName("web").delete();
+    assertThat(livePods()).isEmpty();
+    PodSet replacement = createPodSet(PodSetSpec.ofReplicas(1));
+    caches.syncPods(pod -> true);
+    recording.clear();
+
+    reconciler.reconcile(request);
+
+    // The cache still holds the old PodSet: no pod may be created owned by its uid.
+    assertThat(recording.writes()).isEmpty();
+    converge();
+    assertSettled(1);
+    assertThat(livePods().get(0).getMetadata().getOwnerReferences().get(0).getUid())
+        .isEqualTo(replacement.getMetadata().getUid())
+        .isNotEqualTo(old.getMetadata().getUid());
+  }
+
+  private String podSetPath() {
+    return "/apis/app.example.com/v1alpha1/namespaces/" + namespace + "/podsets/web";
   }
 
   @Test

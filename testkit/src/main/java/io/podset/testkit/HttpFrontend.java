@@ -1,5 +1,6 @@
 package io.podset.testkit;
 
+import io.vertx.core.Context;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -66,7 +67,7 @@ final class HttpFrontend implements Handler<HttpServerRequest> {
                     outcome.cause()));
   }
 
-  private static void complete(
+  private void complete(
       HttpServerRequest request,
       ApiRequest apiRequest,
       boolean webSocket,
@@ -109,7 +110,7 @@ final class HttpFrontend implements Handler<HttpServerRequest> {
     http.end(Buffer.buffer(response.body()));
   }
 
-  private static void stream(HttpServerRequest request, WatchResult watch) {
+  private void stream(HttpServerRequest request, WatchResult watch) {
     HttpServerResponse http = request.response();
     http.setStatusCode(200);
     http.setChunked(true);
@@ -124,13 +125,13 @@ final class HttpFrontend implements Handler<HttpServerRequest> {
             s.run();
           }
         });
-    stop.set(watch.opener().open(new ChunkedSink(http)));
+    stop.set(watch.opener().open(new ChunkedSink(http, vertx.getOrCreateContext())));
     if (http.closed()) {
       stop.get().run();
     }
   }
 
-  private static void upgrade(HttpServerRequest request, WatchResult watch) {
+  private void upgrade(HttpServerRequest request, WatchResult watch) {
     request
         .toWebSocket()
         .onSuccess(
@@ -143,7 +144,7 @@ final class HttpFrontend implements Handler<HttpServerRequest> {
                       s.run();
                     }
                   });
-              stop.set(watch.opener().open(new WebSocketSink(socket)));
+              stop.set(watch.opener().open(new WebSocketSink(socket, vertx.getOrCreateContext())));
               if (socket.isClosed()) {
                 stop.get().run();
               }
@@ -151,75 +152,88 @@ final class HttpFrontend implements Handler<HttpServerRequest> {
         .onFailure(e -> LOG.debug("WebSocket upgrade failed", e));
   }
 
-  /** Chunked HTTP: one JSON line per event. */
+  /**
+   * Chunked HTTP: one JSON line per event. Every write runs on the connection's own context, in the
+   * order {@link #send} was called: the store calls sinks under its lock from any thread, and a
+   * write from a foreign thread takes the connection's lock, which the event loop may hold while it
+   * waits for the store lock to open a new stream on the same HTTP/2 connection (a deadlock).
+   */
   private static final class ChunkedSink implements WatchSink {
     private final HttpServerResponse response;
-    private final Object lock = new Object();
-    // Guarded by lock.
+    private final Context context;
+    // Confined to context.
     private boolean ended;
 
-    ChunkedSink(HttpServerResponse response) {
+    ChunkedSink(HttpServerResponse response, Context context) {
       this.response = response;
+      this.context = context;
     }
 
     @Override
     public void send(byte[] event) {
-      synchronized (lock) {
-        if (!ended && !response.closed()) {
-          response.write(Buffer.buffer(event));
-        }
-      }
+      Buffer buffer = Buffer.buffer(event);
+      context.runOnContext(
+          v -> {
+            if (!ended && !response.closed()) {
+              response.write(buffer);
+            }
+          });
     }
 
     @Override
     public void close() {
-      synchronized (lock) {
-        if (ended) {
-          return;
-        }
-        ended = true;
-        if (!response.closed() && !response.ended()) {
-          response.end();
-        }
-      }
+      context.runOnContext(
+          v -> {
+            if (ended) {
+              return;
+            }
+            ended = true;
+            if (!response.closed() && !response.ended()) {
+              response.end();
+            }
+          });
     }
   }
 
-  /** WebSocket: one text message per event. */
+  /** WebSocket: one text message per event, written on the socket's context (see ChunkedSink). */
   private static final class WebSocketSink implements WatchSink {
     private final ServerWebSocket socket;
-    private final Object lock = new Object();
-    // Guarded by lock.
+    private final Context context;
+    // Confined to context.
     private boolean ended;
 
-    WebSocketSink(ServerWebSocket socket) {
+    WebSocketSink(ServerWebSocket socket, Context context) {
       this.socket = socket;
+      this.context = context;
     }
 
     @Override
     public void send(byte[] event) {
-      synchronized (lock) {
-        if (!ended && !socket.isClosed()) {
-          int length = event.length;
-          while (length > 0 && event[length - 1] == '\n') {
-            length--;
-          }
-          socket.writeTextMessage(new String(event, 0, length, StandardCharsets.UTF_8));
-        }
+      int length = event.length;
+      while (length > 0 && event[length - 1] == '\n') {
+        length--;
       }
+      String text = new String(event, 0, length, StandardCharsets.UTF_8);
+      context.runOnContext(
+          v -> {
+            if (!ended && !socket.isClosed()) {
+              socket.writeTextMessage(text);
+            }
+          });
     }
 
     @Override
     public void close() {
-      synchronized (lock) {
-        if (ended) {
-          return;
-        }
-        ended = true;
-        if (!socket.isClosed()) {
-          socket.close();
-        }
-      }
+      context.runOnContext(
+          v -> {
+            if (ended) {
+              return;
+            }
+            ended = true;
+            if (!socket.isClosed()) {
+              socket.close();
+            }
+          });
     }
   }
 }

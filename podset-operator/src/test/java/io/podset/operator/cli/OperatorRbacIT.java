@@ -140,6 +140,14 @@ class OperatorRbacIT {
     kubectl.run(null, "scale", "ps", "example-podset", "--replicas=5");
     awaitTrue("5/5 ready", () -> ready(5));
 
+    // A pod deleted behind the operator's back: the PodSet is confirmed live (get), then the pod
+    // is replaced.
+    String victim = pods().get(0).getMetadata().getName();
+    kubectl.run(null, "delete", "pod", victim);
+    awaitTrue(
+        "the deleted pod replaced",
+        () -> ready(5) && pods().stream().noneMatch(p -> p.getMetadata().getName().equals(victim)));
+
     // An image change is rolled into the pods in place (pod patches).
     Set<String> uids = podUids();
     kubectl.run(

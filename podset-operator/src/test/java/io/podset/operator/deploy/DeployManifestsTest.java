@@ -84,7 +84,7 @@ class DeployManifestsTest {
     assertThat(rules)
         .extracting(r -> r.getApiGroups() + " " + r.getResources() + " " + r.getVerbs())
         .containsExactlyInAnyOrder(
-            "[app.example.com] [podsets] [list, watch]",
+            "[app.example.com] [podsets] [get, list, watch]",
             "[app.example.com] [podsets/status] [patch]",
             "[] [pods] [list, watch, create, delete, patch]",
             "[] [events] [create, patch]");
