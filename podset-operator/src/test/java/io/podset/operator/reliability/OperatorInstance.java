@@ -12,13 +12,14 @@ import io.podset.runtime.manager.LeaderElectionConfig;
 import io.podset.runtime.manager.Manager;
 import io.podset.runtime.predicate.Event;
 import io.podset.testkit.FakeApiServer;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Predicate;
 
 /**
  * One in-process instance of the operator as {@code main} wires it (a {@link Manager} with the
- * PodSet controller for all namespaces, optionally leader election), talking to the fake API server
+ * PodSet controller for all namespaces, optionally leader election), talking to the API server
  * through its own {@link TcpProxy} with its own user agent ({@code podset-operator/<name>}), so the
  * journal tells instances apart and {@link #kill()} can cut one off like a crash.
  */
@@ -62,12 +63,38 @@ final class OperatorInstance implements AutoCloseable {
       int workers,
       Predicate<? super Event<? extends HasMetadata>> eventFilter) {
     Objects.requireNonNull(server, "server");
+    return start(server.clientConfig(), server.url(), name, leaderElection, workers, eventFilter);
+  }
+
+  /**
+   * Starts an instance against any API server on loopback (the fake or a real kube-apiserver),
+   * authenticated as {@code serverConfig} says.
+   *
+   * @param leaderElection null to run without leader election
+   */
+  static OperatorInstance start(
+      Config serverConfig,
+      URI serverUrl,
+      String name,
+      LeaderElectionConfig leaderElection,
+      int workers) {
+    return start(serverConfig, serverUrl, name, leaderElection, workers, event -> true);
+  }
+
+  private static OperatorInstance start(
+      Config serverConfig,
+      URI serverUrl,
+      String name,
+      LeaderElectionConfig leaderElection,
+      int workers,
+      Predicate<? super Event<? extends HasMetadata>> eventFilter) {
+    Objects.requireNonNull(serverConfig, "serverConfig");
     Objects.requireNonNull(eventFilter, "eventFilter");
     Objects.requireNonNull(name, "name");
-    TcpProxy proxy = TcpProxy.start(server.url().getPort());
+    TcpProxy proxy = TcpProxy.start(serverUrl.getPort());
     Config config =
-        new ConfigBuilder(server.clientConfig())
-            .withMasterUrl("http://127.0.0.1:" + proxy.port())
+        new ConfigBuilder(serverConfig)
+            .withMasterUrl(serverUrl.getScheme() + "://127.0.0.1:" + proxy.port())
             .withUserAgent(USER_AGENT_PREFIX + name)
             // As main (OperatorRun.identify): no retries inside fabric8, the controller's rate
             // limiter owns them; a create retried after a lost answer would duplicate a pod.
