@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Runs every benchmark side by side with its peers and prints one line per figure and peer:
 #   NAME: ours=X peer=Y ratio=Z unit=U      (ratio > 1: ours is better)
-# and writes a Markdown table to benchmarks/results/<mode>.md.
+# and writes a Markdown table to benchmarks/results/<mode>.md (<mode>-<areas>.md for some areas).
 #
 #   benchmarks/run.sh            full run, the numbers we publish
 #   benchmarks/run.sh --quick    routine check, under 5 minutes on 2 cores
 #   benchmarks/run.sh --quick workqueue apiserver    only some areas (workqueue, apiserver,
 #                                                    informer, converge, latency)
+#
+# For profiling: CONVERGE_CONTENDERS="ours josdk" runs only those converge contenders, and
+# CONTENDER_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/x.jfr" adds JVM options to every
+# contender JVM of the operator benchmarks (converge, latency).
 #
 # Builds what it needs with ./mvnw (package, tests skipped) and go. Progress goes to stderr, the
 # figure lines to stdout. Every server it starts listens on 127.0.0.1 only and is stopped at exit.
@@ -29,8 +33,13 @@ for arg in "$@"; do
       ;;
   esac
 done
+# The table: results/<mode>.md for a whole run, results/<mode>-<area>-....md for some areas only
+# (so a partial run never overwrites the whole run's table).
 if [[ ${#areas[@]} -eq 0 ]]; then
   areas=(workqueue apiserver informer converge latency)
+  table_name=$mode
+else
+  table_name=$mode-$(IFS=-; echo "${areas[*]}")
 fi
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -150,7 +159,8 @@ run_contender() {
   local out="$raw/contender-$label-$server_runs"
   rm -f "$raw/contender.in"
   mkfifo "$raw/contender.in"
-  "${pin_client[@]}" java -Xmx2g -XX:+UseG1GC -cp "$cp" "$main" "$@" \
+  # shellcheck disable=SC2086 # CONTENDER_JAVA_OPTS holds several options
+  "${pin_client[@]}" java -Xmx2g -XX:+UseG1GC ${CONTENDER_JAVA_OPTS:-} -cp "$cp" "$main" "$@" \
     <"$raw/contender.in" >"$out.txt" 2>"$out.log" &
   contender_pid=$!
   exec 4>"$raw/contender.in"
@@ -207,7 +217,7 @@ fi
 
 if has_area converge; then
   for ((rep = 1; rep <= converge_repeats; rep++)); do
-    for contender in ours josdk seed-loop; do
+    for contender in ${CONVERGE_CONTENDERS:-ours josdk seed-loop}; do
       log "converge: $contender, $converge_podsets PodSets x 3 pods (repeat $rep/$converge_repeats)"
       start_main "converge-$contender" io.podset.benchmarks.operator.ConvergeServer \
         "$converge_podsets" 3 10
@@ -230,5 +240,7 @@ if has_area latency; then
 fi
 
 log "report"
-java -cp "$cp" io.podset.benchmarks.report.Report "$raw" "$results/$mode.md" "$mode"
-log "table written to $results/$mode.md"
+echo "- wall time: ${SECONDS} s, build included; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)" \
+  >>"$raw/meta.md"
+java -cp "$cp" io.podset.benchmarks.report.Report "$raw" "$results/$table_name.md" "$mode"
+log "table written to $results/$table_name.md"

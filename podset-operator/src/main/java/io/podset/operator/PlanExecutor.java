@@ -13,6 +13,7 @@ import io.podset.runtime.event.EventRecorder;
 import io.podset.runtime.expectations.Expectations;
 import io.podset.runtime.reconcile.Request;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -113,17 +114,15 @@ final class PlanExecutor implements AutoCloseable {
     ReplicaFailure failure = null;
     for (int size : SlowStart.batches(total)) {
       List<Integer> batch = java.util.stream.IntStream.range(0, size).boxed().toList();
+      List<String> created = Collections.synchronizedList(new ArrayList<>(size));
       failure =
           firstFailure(
               batch,
               i -> {
                 try {
-                  Pod created = client.pods().inNamespace(namespace).resource(pod).create();
-                  expectations.created(key, created.getMetadata().getResourceVersion());
-                  events.normal(
-                      podSet,
-                      "SuccessfulCreate",
-                      "Created pod: " + created.getMetadata().getName());
+                  Pod written = client.pods().inNamespace(namespace).resource(pod).create();
+                  expectations.created(key, written.getMetadata().getResourceVersion());
+                  created.add(written.getMetadata().getName());
                   return null;
                 } catch (RuntimeException e) {
                   expectations.creationFailed(key);
@@ -133,6 +132,8 @@ final class PlanExecutor implements AutoCloseable {
                       ReplicaFailure.FAILED_CREATE, "cannot create pods: " + error);
                 }
               });
+      // One record per batch; the recorder combines the batches of a pass into one Event.
+      recordList(podSet, "SuccessfulCreate", "Created pods", created);
       done += size;
       if (failure != null) {
         break;
@@ -157,29 +158,49 @@ final class PlanExecutor implements AutoCloseable {
     String namespace = podSet.getMetadata().getNamespace();
     expectations.expectDeletions(
         key, pods.stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toList()));
-    return firstFailure(
-        pods,
-        pod -> {
-          String name = pod.getMetadata().getName();
-          String uid = pod.getMetadata().getUid();
-          try {
-            boolean found = !client.pods().inNamespace(namespace).withName(name).delete().isEmpty();
-            if (found) {
-              expectations.deleted(key, uid, null);
-              events.normal(podSet, "SuccessfulDelete", "Deleted pod: " + name);
-            } else {
-              // Already gone: its deletion may have been seen before we expected it.
-              expectations.deletionObserved(key, uid);
-            }
-            return null;
-          } catch (RuntimeException e) {
-            expectations.deletionFailed(key, uid);
-            String error = describe(e);
-            events.warning(podSet, "FailedDelete", "Error deleting: " + error);
-            return new ReplicaFailure(
-                ReplicaFailure.FAILED_DELETE, "cannot delete pod " + name + ": " + error);
-          }
-        });
+    List<String> deleted = Collections.synchronizedList(new ArrayList<>(pods.size()));
+    ReplicaFailure failure =
+        firstFailure(
+            pods,
+            pod -> {
+              String name = pod.getMetadata().getName();
+              String uid = pod.getMetadata().getUid();
+              try {
+                boolean found =
+                    !client.pods().inNamespace(namespace).withName(name).delete().isEmpty();
+                if (found) {
+                  expectations.deleted(key, uid, null);
+                  deleted.add(name);
+                } else {
+                  // Already gone: its deletion may have been seen before we expected it.
+                  expectations.deletionObserved(key, uid);
+                }
+                return null;
+              } catch (RuntimeException e) {
+                expectations.deletionFailed(key, uid);
+                String error = describe(e);
+                events.warning(podSet, "FailedDelete", "Error deleting: " + error);
+                return new ReplicaFailure(
+                    ReplicaFailure.FAILED_DELETE, "cannot delete pod " + name + ": " + error);
+              }
+            });
+    recordList(podSet, "SuccessfulDelete", "Deleted pods", deleted);
+    return failure;
+  }
+
+  /**
+   * Records one Normal event {@code "<head>: a, b"} naming the pods of one step, sorted (they were
+   * written in parallel); nothing when there are none.
+   */
+  private void recordList(PodSet podSet, String reason, String head, List<String> podNames) {
+    if (podNames.isEmpty()) {
+      return;
+    }
+    List<String> sorted;
+    synchronized (podNames) {
+      sorted = podNames.stream().sorted().toList();
+    }
+    events.normal(podSet, reason, head + ": " + String.join(", ", sorted));
   }
 
   private ReplicaFailure patch(

@@ -8,7 +8,8 @@ import java.util.Objects;
  * Tuning of the PodSet controller. Start from {@link #defaults()} and change with the {@code
  * with...} methods; each validates its argument.
  *
- * @param workers reconciles running in parallel (for different PodSets); default 2
+ * @param workers reconciles running in parallel (for different PodSets); default 8: a reconcile
+ *     mostly waits for the API server, so more workers keep more PodSets progressing at once
  * @param burst the most pods created or deleted for one PodSet in one pass; default {@value
  *     PodSetPlanner#DEFAULT_BURST}, as the ReplicaSet controller
  * @param writeParallelism the most pod writes in flight at once for all PodSets; default 16
@@ -41,10 +42,10 @@ public record PodSetOptions(
     }
   }
 
-  /** 2 workers, burst 500, 16 parallel writes, 5-minute expectations, the system clock. */
+  /** 8 workers, burst 500, 16 parallel writes, 5-minute expectations, the system clock. */
   public static PodSetOptions defaults() {
     return new PodSetOptions(
-        2, PodSetPlanner.DEFAULT_BURST, 16, Duration.ofMinutes(5), Clock.system());
+        8, PodSetPlanner.DEFAULT_BURST, 16, Duration.ofMinutes(5), Clock.system());
   }
 
   /** These options with {@code workers} reconcile threads. */

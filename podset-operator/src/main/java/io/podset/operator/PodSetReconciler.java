@@ -227,7 +227,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
             : executor.execute(request, podSet, plan);
     PodSetStatus current = writtenStatuses.current(request, podSet);
     PodSetStatus status = PodSetStatuses.compute(podSet, current, plan, failure, clock.instant());
-    if (!status.equals(current)) {
+    if (PodSetStatuses.writeNow(plan, failure, current, status)) {
       writeStatus(request, podSet, status);
     }
     if (failure == null) {

@@ -15,6 +15,9 @@ import java.util.Objects;
  * lastTransitionTime} while its status is unchanged, so computing the status of a settled PodSet
  * again yields an equal value and no write.
  *
+ * <p>When: {@link #writeNow} defers the status of a pass that wrote pods to the pass their events
+ * trigger, so converging a new PodSet costs one status write, not two.
+ *
  * <p>Conditions:
  *
  * <ul>
@@ -109,6 +112,30 @@ public final class PodSetStatuses {
       status = status.withoutCondition(PodSetCondition.REPLICA_FAILURE);
     }
     return status;
+  }
+
+  /**
+   * Whether the status computed in a pass should be written now. A pass whose pod writes all
+   * succeeded defers it: the pod events of those writes trigger the next pass, which counts the new
+   * pods and writes the status once, instead of writing one now (counting the pods from before the
+   * writes) and another a moment later. A pass with a failure writes at once, so the {@value
+   * PodSetCondition#REPLICA_FAILURE} condition shows; so does a pass that wrote no pod (nothing
+   * else will come to write for it).
+   *
+   * @param plan the pass's plan
+   * @param failure what failed in this pass, or null
+   * @param current the status on the server as far as the caller knows
+   * @param computed the status {@link #compute} gave for this pass
+   */
+  public static boolean writeNow(
+      PodSetPlan plan, ReplicaFailure failure, PodSetStatus current, PodSetStatus computed) {
+    Objects.requireNonNull(plan, "plan");
+    Objects.requireNonNull(current, "current");
+    Objects.requireNonNull(computed, "computed");
+    if (computed.equals(current)) {
+      return false;
+    }
+    return failure != null || !plan.writesPods();
   }
 
   private static PodSetCondition progressing(int current, int updated, int desired, Instant now) {

@@ -12,7 +12,7 @@ class PodSetOptionsTest {
   void defaults_asDocumented() {
     PodSetOptions options = PodSetOptions.defaults();
 
-    assertThat(options.workers()).isEqualTo(2);
+    assertThat(options.workers()).isEqualTo(8);
     assertThat(options.burst()).isEqualTo(500);
     assertThat(options.writeParallelism()).isEqualTo(16);
     assertThat(options.expectationsTimeout()).isEqualTo(Duration.ofMinutes(5));
@@ -33,7 +33,7 @@ class PodSetOptionsTest {
 
   @Test
   void with_changesOneField() {
-    assertThat(PodSetOptions.defaults().withWorkers(8).workers()).isEqualTo(8);
+    assertThat(PodSetOptions.defaults().withWorkers(3).workers()).isEqualTo(3);
     assertThat(PodSetOptions.defaults().withBurst(10).burst()).isEqualTo(10);
   }
 }

@@ -197,8 +197,8 @@ class PodSetReconcilerIT {
       converge();
       assertSettled(replicas);
     }
-    assertThat(events).anyMatch(e -> e.startsWith("Normal SuccessfulCreate Created pod: web-"));
-    assertThat(events).anyMatch(e -> e.startsWith("Normal SuccessfulDelete Deleted pod: web-"));
+    assertThat(events).anyMatch(e -> e.startsWith("Normal SuccessfulCreate Created pods: web-"));
+    assertThat(events).anyMatch(e -> e.startsWith("Normal SuccessfulDelete Deleted pods: web-"));
   }
 
   @Test
@@ -210,6 +210,31 @@ class PodSetReconcilerIT {
 
     assertThat(recording.writes().stream().filter(w -> w.startsWith("POST"))).hasSize(10);
     assertThat(livePods()).hasSize(10);
+  }
+
+  @Test
+  void reconcile_newPodSet_writesItsStatusOnceThePodsAreSeen() {
+    createPodSet(PodSetSpec.ofReplicas(3));
+    caches.sync();
+
+    reconciler.reconcile(request);
+    // The pass that created the pods leaves the status to the pass their events trigger.
+    assertThat(recording.writes()).noneMatch(w -> w.endsWith("/status"));
+    assertThat(stored().getStatus()).isNull();
+
+    caches.sync();
+    recording.clear();
+    reconciler.reconcile(request);
+
+    assertThat(recording.writes()).singleElement().matches(w -> w.endsWith("/podsets/web/status"));
+    PodSetStatus status = stored().getStatus();
+    assertThat(status.replicas()).isEqualTo(3);
+    assertThat(status.podNames()).containsExactlyInAnyOrderElementsOf(names(livePods()));
+    assertThat(status.observedGeneration()).isEqualTo(stored().getMetadata().getGeneration());
+    // One record per slow-start batch (the recorder combines them into one Event).
+    assertThat(events)
+        .hasSize(2)
+        .allMatch(e -> e.matches("Normal SuccessfulCreate Created pods: web-\\w+(, web-\\w+)*"));
   }
 
   @Test
@@ -594,6 +619,7 @@ class PodSetReconcilerIT {
         .startsWith("cannot create pods: pods \"web-x\" is forbidden: exceeded quota")
         .endsWith("(HTTP 403)");
     assertThat(events).anyMatch(e -> e.startsWith("Warning FailedCreate Error creating: pods"));
+    assertThat(events).noneMatch(e -> e.contains("SuccessfulCreate"));
 
     quota.remove();
     converge();

@@ -142,4 +142,35 @@ class PodSetStatusesTest {
     assertThat(status.condition(PodSetCondition.AVAILABLE).orElseThrow().isTrue()).isTrue();
     assertThat(status.replicas()).isZero();
   }
+
+  @Test
+  void writeNow_passThatCreatesPods_defersToTheNextPass() {
+    PodSet podSet = podSet(3);
+    PodSetPlan plan = planner.plan(podSet, List.of(), true);
+    PodSetStatus computed = PodSetStatuses.compute(podSet, plan, null, T0);
+
+    assertThat(plan.writesPods()).isTrue();
+    assertThat(PodSetStatuses.writeNow(plan, null, PodSetStatus.empty(), computed)).isFalse();
+  }
+
+  @Test
+  void writeNow_passThatFailed_writesAtOnce() {
+    PodSet podSet = podSet(3);
+    PodSetPlan plan = planner.plan(podSet, List.of(), true);
+    ReplicaFailure failure = new ReplicaFailure(ReplicaFailure.FAILED_CREATE, "quota");
+    PodSetStatus computed = PodSetStatuses.compute(podSet, plan, failure, T0);
+
+    assertThat(PodSetStatuses.writeNow(plan, failure, PodSetStatus.empty(), computed)).isTrue();
+  }
+
+  @Test
+  void writeNow_passWithoutPodWrites_writesWhatChanged_only() {
+    PodSet podSet = podSet(1);
+    PodSetPlan plan = planner.plan(podSet, List.of(podOf(podSet, "web-a").build()), true);
+    PodSetStatus computed = PodSetStatuses.compute(podSet, plan, null, T0);
+
+    assertThat(plan.writesPods()).isFalse();
+    assertThat(PodSetStatuses.writeNow(plan, null, PodSetStatus.empty(), computed)).isTrue();
+    assertThat(PodSetStatuses.writeNow(plan, null, computed, computed)).isFalse();
+  }
 }

@@ -38,10 +38,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Prints {@link ResultLine}s for the contender, each figure suffixed with {@code .<podsets>}:
  * {@code operator.converge_time} (ms, first create to the last PodSet ready, as seen by the
  * driver's watch), {@code operator.converge_api_calls} (requests the contender made from the first
- * create until 2 s after convergence, from the server's request journal), {@code
- * operator.converge_api_calls_no_events} (the same without core/v1 Events) and {@code
- * operator.converge_conflicts} (requests answered 409), then {@code DONE}; a per-verb breakdown
- * goes to standard error. Serves until standard input closes.
+ * create until, after convergence, it made none for 2 s (at most 60 s), from the server's request
+ * journal: background writes such as Events count), {@code operator.converge_api_calls_no_events}
+ * (the same without core/v1 Events) and {@code operator.converge_conflicts} (requests answered
+ * 409), then {@code DONE}; a per-verb breakdown goes to standard error. Serves until standard input
+ * closes.
  *
  * <p>Usage: {@code ConvergeServer <podsets> <replicas> <namespaces>}.
  */
@@ -50,6 +51,7 @@ public final class ConvergeServer {
   private static final String CRD = "META-INF/fabric8/" + PodSet.CRD_NAME + "-v1.yml";
   private static final int CREATE_THREADS = 8;
   private static final Duration SETTLE = Duration.ofSeconds(2);
+  private static final Duration QUIET_LIMIT = Duration.ofSeconds(60);
   private static final Duration TIMEOUT = Duration.ofMinutes(15);
   private static final int WARM_UP = 200;
 
@@ -133,7 +135,7 @@ public final class ConvergeServer {
                 + TIMEOUT);
       }
       double millis = (convergedAt[0] - start) / 1e6;
-      Thread.sleep(SETTLE.toMillis());
+      awaitQuiet(server.journal(), mark);
       watch.close();
       List<RequestRecord> calls = contenderCalls(server.journal(), mark);
       long conflicts = calls.stream().filter(r -> r.status() == 409).count();
@@ -259,6 +261,25 @@ public final class ConvergeServer {
         .filter(r -> r.sequence() > mark.sequence())
         .filter(r -> !Control.DRIVER_AGENT.equals(r.userAgent()))
         .toList();
+  }
+
+  /**
+   * Waits until the contender made no request for {@link #SETTLE} (its background writes, such as
+   * Events, are part of converging too), or {@link #QUIET_LIMIT} passed.
+   */
+  private static void awaitQuiet(RequestJournal journal, RequestJournal.Mark mark)
+      throws InterruptedException {
+    Instant limit = Instant.now().plus(QUIET_LIMIT);
+    while (Instant.now().isBefore(limit)) {
+      List<RequestRecord> calls = contenderCalls(journal, mark);
+      Instant last = calls.isEmpty() ? Instant.MIN : calls.get(calls.size() - 1).time();
+      Duration quiet = Duration.between(last, Instant.now());
+      if (!calls.isEmpty() && quiet.compareTo(SETTLE) >= 0) {
+        return;
+      }
+      Thread.sleep(Math.max(50, SETTLE.minus(quiet).toMillis()));
+    }
+    System.err.println("the contender was still writing " + QUIET_LIMIT + " after convergence");
   }
 
   /**

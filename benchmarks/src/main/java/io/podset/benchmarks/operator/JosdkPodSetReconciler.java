@@ -26,7 +26,8 @@ import java.util.List;
  * The PodSet reconcile on java-operator-sdk, the peer of benchmark 3: pods come from an {@link
  * InformerEventSource} mapped to their controller owner, {@link PodSetPlanner} (our pure planning
  * logic) decides, the reconcile creates and deletes the planned pods, and the status computed by
- * {@link PodSetStatuses} is patched through JOSDK's {@link UpdateControl#patchStatus}.
+ * {@link PodSetStatuses} is patched through JOSDK's {@link UpdateControl#patchStatus} when {@link
+ * PodSetStatuses#writeNow} says so (as ours: a pass that wrote pods leaves it to the next pass).
  *
  * <p>Stale cache: JOSDK's own mechanism, each created pod handed to the event source's temporary
  * cache ({@link InformerEventSource#handleRecentResourceCreate}), so the next reconcile sees it.
@@ -67,7 +68,7 @@ final class JosdkPodSetReconciler implements Reconciler<PodSet> {
     }
     PodSetStatus current = podSet.getStatus() == null ? PodSetStatus.empty() : podSet.getStatus();
     PodSetStatus status = PodSetStatuses.compute(podSet, current, plan, null, Instant.now());
-    if (status.equals(current)) {
+    if (!PodSetStatuses.writeNow(plan, null, current, status)) {
       return UpdateControl.noUpdate();
     }
     PodSet patch = new PodSet();

@@ -18,14 +18,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Aggregates identical events into one Event whose count grows, and rate-limits API writes per
- * involved object.
+ * Collects the records of each (object, type, reason) for a short window, then writes them as one
+ * Event (see {@link EventRecorder} for the rules), and rate-limits API writes per involved object.
  *
- * <p>Every {@link #record} is counted; what is limited is how often the count reaches the API
- * server. Each object has a token bucket of API writes ({@code burst}, refilled one per {@code
- * refill}); when it is empty the pending count is written once a token is free. So a reconcile loop
- * that records the same failure a thousand times costs a handful of writes, and the Event still
- * shows the true count.
+ * <p>Every {@link #record} is kept; what is limited is how often the API server is written. Each
+ * object has a token bucket of API writes ({@code burst}, refilled one per {@code refill}); when it
+ * is empty the group stays pending, keeps collecting records, and is written once a token is free.
+ * So a reconcile loop that records the same failure a thousand times costs a handful of writes, and
+ * the Event still shows the true count.
+ *
+ * <p>Writes run on {@code io}, which must run one task at a time (the factory gives it one thread).
  */
 final class AggregatingEventRecorder implements EventRecorder {
 
@@ -40,18 +42,23 @@ final class AggregatingEventRecorder implements EventRecorder {
   private final String instance;
   private final int burst;
   private final long refillNanos;
+  private final Duration window;
   private final AtomicLong sequence = new AtomicLong();
 
   private final Object lock = new Object();
-  // Guarded by lock. Least recently recorded series are evicted first.
-  private final LinkedHashMap<SeriesKey, Series> series =
+  // Guarded by lock. Records not written yet, per (object, type, reason); a group is removed when
+  // its write starts, so records arriving during the write open the next window.
+  private final Map<GroupKey, Pending> pending = new HashMap<>();
+  // Guarded by lock. Events written, per (object, type, reason, message), to raise their count
+  // when the same message is recorded again; least recently written evicted first.
+  private final LinkedHashMap<SeriesKey, Written> written =
       new LinkedHashMap<>(16, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<SeriesKey, Series> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<SeriesKey, Written> eldest) {
           return size() > MAX_SERIES;
         }
       };
-  // Guarded by lock. API write tokens per involved object uid (or namespace/name).
+  // Guarded by lock. API write tokens per involved object uid (or kind/namespace/name).
   private final Map<String, Bucket> buckets = new HashMap<>();
 
   AggregatingEventRecorder(
@@ -61,7 +68,8 @@ final class AggregatingEventRecorder implements EventRecorder {
       String component,
       String instance,
       int burst,
-      Duration refill) {
+      Duration refill,
+      Duration window) {
     this.sink = sink;
     this.clock = clock;
     this.io = io;
@@ -69,6 +77,7 @@ final class AggregatingEventRecorder implements EventRecorder {
     this.instance = instance;
     this.burst = burst;
     this.refillNanos = refill.toNanos();
+    this.window = window;
   }
 
   @Override
@@ -78,27 +87,28 @@ final class AggregatingEventRecorder implements EventRecorder {
       Objects.requireNonNull(type, "type");
       Objects.requireNonNull(reason, "reason");
       ObjectMeta meta = Objects.requireNonNull(regarding.getMetadata(), "regarding.metadata");
-      SeriesKey key =
-          new SeriesKey(
+      GroupKey key =
+          new GroupKey(
               regarding.getApiVersion(),
               regarding.getKind(),
               meta.getNamespace(),
               meta.getName(),
               meta.getUid(),
               type,
-              reason,
-              message == null ? "" : message);
+              reason);
       Instant now = clock.instant();
       boolean schedule;
       synchronized (lock) {
-        Series s = series.computeIfAbsent(key, k -> new Series(now));
-        s.count++;
-        s.last = now;
-        schedule = !s.flushScheduled;
-        s.flushScheduled = true;
+        Pending group = pending.get(key);
+        schedule = group == null;
+        if (schedule) {
+          group = new Pending(now);
+          pending.put(key, group);
+        }
+        group.add(message == null ? "" : message, 1, now);
       }
       if (schedule) {
-        clock.schedule(Duration.ZERO, () -> io.execute(() -> flush(key)));
+        scheduleFlush(key, window);
       }
     } catch (RuntimeException e) {
       // Events are best-effort: a bad argument must not fail the reconcile that records it.
@@ -106,50 +116,68 @@ final class AggregatingEventRecorder implements EventRecorder {
     }
   }
 
-  private void flush(SeriesKey key) {
-    Series s;
+  private void scheduleFlush(GroupKey key, Duration delay) {
+    clock.schedule(delay, () -> io.execute(() -> flush(key)));
+  }
+
+  private void flush(GroupKey key) {
+    Pending group;
+    SeriesKey series;
+    Written before;
     int count;
-    String name;
-    Instant first;
-    Instant last;
     synchronized (lock) {
-      s = series.get(key);
-      if (s == null) {
-        return; // evicted
+      group = pending.get(key);
+      if (group == null) {
+        return;
       }
       long wait = takeToken(key.bucketId());
       if (wait > 0) {
-        clock.schedule(Duration.ofNanos(wait), () -> io.execute(() -> flush(key)));
+        scheduleFlush(key, Duration.ofNanos(wait));
         return;
       }
-      s.flushScheduled = false;
-      count = s.count;
-      name = s.eventName;
-      first = s.first;
-      last = s.last;
+      pending.remove(key);
+      series = new SeriesKey(key, EventMessages.combine(group.messages.keySet()));
+      before = written.get(series);
+      // One message: the Event counts every record of it. Several: one Event tells them all.
+      int added = group.messages.size() == 1 ? group.records : 1;
+      count = (before == null ? 0 : before.count) + added;
     }
     try {
-      if (name == null || !sink.updateCount(key.eventNamespace(), name, count, format(last))) {
-        Event created = sink.create(newEvent(key, count, first, last));
-        synchronized (lock) {
-          s.eventName = created.getMetadata().getName();
-        }
+      String name = before == null ? null : before.eventName;
+      if (name == null
+          || !sink.updateCount(key.eventNamespace(), name, count, format(group.last))) {
+        Event created = sink.create(newEvent(series, count, group.first, group.last));
+        name = created.getMetadata().getName();
       }
       synchronized (lock) {
-        s.failures = 0;
+        written.put(series, new Written(name, count));
       }
     } catch (RuntimeException e) {
-      boolean retry;
-      synchronized (lock) {
-        retry = ++s.failures < MAX_FAILURES && !s.flushScheduled;
-        if (retry) {
-          s.flushScheduled = true;
-        }
+      retry(key, group, e);
+    }
+  }
+
+  /** Puts a group whose write failed back in front of newer records, or drops it for good. */
+  private void retry(GroupKey key, Pending failed, RuntimeException e) {
+    int failures = failed.failures + 1;
+    log.debug("Writing event {} failed (attempt {}): {}", key.reason(), failures, e.toString());
+    if (failures >= MAX_FAILURES) {
+      log.warn("Dropped event {} after {} failed writes: {}", key.reason(), failures, e.toString());
+      return;
+    }
+    boolean schedule;
+    synchronized (lock) {
+      Pending newer = pending.get(key);
+      schedule = newer == null;
+      if (newer != null) {
+        newer.messages.forEach((message, n) -> failed.add(message, n, newer.last));
       }
-      log.debug("Writing event {} failed (attempt {}): {}", key.reason(), s.failures, e.toString());
-      if (retry) {
-        clock.schedule(Duration.ofNanos(refillNanos), () -> io.execute(() -> flush(key)));
-      }
+      failed.failures = failures;
+      pending.put(key, failed);
+    }
+    // A newer group already has its flush scheduled; it now writes the failed records too.
+    if (schedule) {
+      scheduleFlush(key, Duration.ofNanos(refillNanos));
     }
   }
 
@@ -169,7 +197,8 @@ final class AggregatingEventRecorder implements EventRecorder {
     return Math.max(1, bucket.updatedNanos + refillNanos - now);
   }
 
-  private Event newEvent(SeriesKey key, int count, Instant first, Instant last) {
+  private Event newEvent(SeriesKey series, int count, Instant first, Instant last) {
+    GroupKey key = series.group();
     // client-go names events <object>.<hex unix nanos>; the sequence keeps two series recorded
     // in the same nanosecond apart.
     long unixNanos = first.getEpochSecond() * 1_000_000_000L + first.getNano();
@@ -187,7 +216,7 @@ final class AggregatingEventRecorder implements EventRecorder {
         .endInvolvedObject()
         .withType(key.type().name())
         .withReason(key.reason())
-        .withMessage(key.message())
+        .withMessage(series.message())
         .withCount(count)
         .withFirstTimestamp(format(first))
         .withLastTimestamp(format(last))
@@ -203,16 +232,15 @@ final class AggregatingEventRecorder implements EventRecorder {
     return instant.truncatedTo(ChronoUnit.SECONDS).toString();
   }
 
-  /** What makes two events the same: the object, type, reason and message. */
-  private record SeriesKey(
+  /** What groups records within a window: the object, the type and the reason. */
+  private record GroupKey(
       String apiVersion,
       String kind,
       String namespace,
       String name,
       String uid,
       Type type,
-      String reason,
-      String message) {
+      String reason) {
 
     String eventNamespace() {
       return namespace == null || namespace.isEmpty() ? "default" : namespace;
@@ -223,18 +251,32 @@ final class AggregatingEventRecorder implements EventRecorder {
     }
   }
 
-  /** Aggregation state of one series; touched only under the recorder's lock. */
-  private static final class Series {
+  /** One written Event: its group and its message. */
+  private record SeriesKey(GroupKey group, String message) {}
+
+  /** A written Event's name and count. */
+  private record Written(String eventName, int count) {}
+
+  /** The records of one group not written yet; touched only under the recorder's lock. */
+  private static final class Pending {
     final Instant first;
     Instant last;
-    int count;
-    String eventName;
-    boolean flushScheduled;
+    // Distinct messages in the order first recorded, with how often each was recorded.
+    final LinkedHashMap<String, Integer> messages = new LinkedHashMap<>();
+    int records;
     int failures;
 
-    Series(Instant first) {
+    Pending(Instant first) {
       this.first = first;
       this.last = first;
+    }
+
+    void add(String message, int times, Instant at) {
+      messages.merge(message, times, Integer::sum);
+      records += times;
+      if (at.isAfter(last)) {
+        last = at;
+      }
     }
   }
 

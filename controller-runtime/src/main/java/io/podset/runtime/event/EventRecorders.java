@@ -16,12 +16,19 @@ public final class EventRecorders {
   /** One more API write per object is allowed per this period once the burst is spent. */
   public static final Duration DEFAULT_REFILL = Duration.ofSeconds(10);
 
+  /**
+   * How long records of one object, type and reason are collected before they are written as one
+   * Event: long enough to take in the batches of one reconcile, short enough for a person watching.
+   */
+  public static final Duration DEFAULT_WINDOW = Duration.ofSeconds(1);
+
   private EventRecorders() {}
 
   /**
-   * A recorder writing core/v1 Events through {@code client} in the background, aggregating repeats
-   * into one Event's count and limiting API writes per object (burst {@value #DEFAULT_BURST}, then
-   * one per {@link #DEFAULT_REFILL}).
+   * A recorder writing core/v1 Events through {@code client} from one background thread: the
+   * records of one object, type and reason within {@link #DEFAULT_WINDOW} become one Event (see
+   * {@link EventRecorder}), and API writes are limited per object (burst {@value #DEFAULT_BURST},
+   * then one per {@link #DEFAULT_REFILL}).
    *
    * @param component the reporting component, e.g. {@code podset-operator}
    * @param instance the reporting instance, e.g. the pod name
@@ -37,7 +44,7 @@ public final class EventRecorders {
     Objects.requireNonNull(component, "component");
     Objects.requireNonNull(instance, "instance");
     return new AggregatingEventRecorder(
-        sink, clock, io, component, instance, DEFAULT_BURST, DEFAULT_REFILL);
+        sink, clock, io, component, instance, DEFAULT_BURST, DEFAULT_REFILL, DEFAULT_WINDOW);
   }
 
   private static Executor backgroundExecutor() {

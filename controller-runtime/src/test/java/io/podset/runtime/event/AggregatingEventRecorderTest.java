@@ -30,10 +30,15 @@ class AggregatingEventRecorderTest {
         .build();
   }
 
+  /** Lets the aggregation window pass, so what was recorded is written. */
+  private void windowPasses() {
+    clock.advance(EventRecorders.DEFAULT_WINDOW);
+  }
+
   @Test
   void firstEvent_createsAnEventDescribingTheObject() {
     recorder.normal(pod("p"), "SuccessfulCreate", "Created pod p-1");
-    clock.runDueTasks();
+    windowPasses();
 
     Event event = sink.only();
     assertThat(event.getMetadata().getNamespace()).isEqualTo("ns");
@@ -49,52 +54,142 @@ class AggregatingEventRecorderTest {
   }
 
   @Test
-  void hundredIdenticalEvents_makeOneEventWithCount100_andFewWrites() {
+  void record_writesNothingBeforeTheWindowCloses() {
+    recorder.normal(pod("p"), "SuccessfulCreate", "Created pods: a");
+    clock.advance(EventRecorders.DEFAULT_WINDOW.minusMillis(1));
+    assertThat(sink.writes).isZero();
+
+    clock.advance(Duration.ofMillis(1));
+    assertThat(sink.writes).isEqualTo(1);
+  }
+
+  @Test
+  void hundredIdenticalEvents_inOneWindow_makeOneWriteWithCount100() {
     for (int i = 0; i < 100; i++) {
       recorder.warning(pod("p"), "FailedCreate", "quota exceeded");
-      clock.runDueTasks();
+    }
+    windowPasses();
+
+    assertThat(sink.only().getCount()).isEqualTo(100);
+    assertThat(sink.writes).isEqualTo(1);
+  }
+
+  @Test
+  void hundredIdenticalEvents_overManyWindows_makeOneEventWithCount100_andFewWrites() {
+    for (int i = 0; i < 100; i++) {
+      recorder.warning(pod("p"), "FailedCreate", "quota exceeded");
+      windowPasses();
     }
     clock.advance(Duration.ofMinutes(1));
 
     assertThat(sink.events).hasSize(1);
     assertThat(sink.only().getCount()).isEqualTo(100);
-    assertThat(sink.writes).isLessThanOrEqualTo(EventRecorders.DEFAULT_BURST + 6);
+    // 100 windows of one second: the burst, then one write per refill period.
+    assertThat(sink.writes).isLessThanOrEqualTo(EventRecorders.DEFAULT_BURST + 11);
+  }
+
+  @Test
+  void listsOfOneReason_inOneWindow_combineIntoOneEvent() {
+    recorder.normal(pod("p"), "SuccessfulCreate", "Created pods: p-a");
+    recorder.normal(pod("p"), "SuccessfulCreate", "Created pods: p-b, p-c");
+    windowPasses();
+
+    Event event = sink.only();
+    assertThat(event.getMessage()).isEqualTo("Created pods: p-a, p-b, p-c");
+    assertThat(event.getCount()).isEqualTo(1);
+    assertThat(sink.writes).isEqualTo(1);
+  }
+
+  @Test
+  void differentMessagesWithoutACommonHead_areJoined() {
+    recorder.warning(pod("p"), "FailedCreate", "quota exceeded");
+    recorder.warning(pod("p"), "FailedCreate", "timeout");
+    windowPasses();
+
+    assertThat(sink.only().getMessage()).isEqualTo("quota exceeded; timeout");
+  }
+
+  @Test
+  void differentReasonsOrTypes_areDifferentEvents() {
+    recorder.normal(pod("p"), "SuccessfulCreate", "Created pods: a");
+    recorder.normal(pod("p"), "SuccessfulDelete", "Deleted pods: b");
+    recorder.warning(pod("p"), "SuccessfulCreate", "Created pods: c");
+    windowPasses();
+
+    assertThat(sink.events.values())
+        .extracting(Event::getMessage)
+        .containsExactlyInAnyOrder("Created pods: a", "Deleted pods: b", "Created pods: c");
+  }
+
+  @Test
+  void differentObjects_areDifferentEvents() {
+    recorder.normal(pod("p"), "SuccessfulCreate", "Created pods: a");
+    recorder.normal(pod("q"), "SuccessfulCreate", "Created pods: b");
+    windowPasses();
+
+    assertThat(sink.events).hasSize(2);
+  }
+
+  @Test
+  void recordsAfterTheWindow_makeANewEvent() {
+    recorder.normal(pod("p"), "SuccessfulCreate", "Created pods: a");
+    windowPasses();
+    recorder.normal(pod("p"), "SuccessfulCreate", "Created pods: b");
+    windowPasses();
+
+    assertThat(sink.events.values())
+        .extracting(Event::getMessage)
+        .containsExactlyInAnyOrder("Created pods: a", "Created pods: b");
   }
 
   @Test
   void hotLoop_isLimitedPerObject_butOtherObjectsAreNot() {
     for (int i = 0; i < 1000; i++) {
       recorder.warning(pod("hot"), "FailedCreate", "attempt " + i);
-      clock.runDueTasks();
+      windowPasses();
     }
+    int hotWrites = sink.writes;
     recorder.normal(pod("calm"), "SuccessfulCreate", "ok");
-    clock.runDueTasks();
+    windowPasses();
 
-    assertThat(sink.events.values())
-        .filteredOn(e -> e.getInvolvedObject().getName().equals("hot"))
-        .hasSize(EventRecorders.DEFAULT_BURST);
+    // 1000 windows of one second: the burst, then one write per refill period.
+    long refills =
+        EventRecorders.DEFAULT_WINDOW.multipliedBy(1000).toNanos()
+            / EventRecorders.DEFAULT_REFILL.toNanos();
+    assertThat(hotWrites).isLessThanOrEqualTo(EventRecorders.DEFAULT_BURST + (int) refills + 1);
     assertThat(sink.events.values())
         .filteredOn(e -> e.getInvolvedObject().getName().equals("calm"))
         .hasSize(1);
   }
 
   @Test
-  void differentMessages_areDifferentEvents() {
-    recorder.normal(pod("p"), "SuccessfulCreate", "Created pod a");
-    recorder.normal(pod("p"), "SuccessfulCreate", "Created pod b");
-    clock.runDueTasks();
+  void throttledRecords_areKeptAndWrittenTogether() {
+    for (int i = 0; i < EventRecorders.DEFAULT_BURST; i++) {
+      recorder.warning(pod("p"), "Reason" + i, "spends a write token");
+    }
+    windowPasses();
+    recorder.warning(pod("p"), "FailedCreate", "Error creating: late-1");
+    windowPasses();
+    recorder.warning(pod("p"), "FailedCreate", "Error creating: late-2");
+    windowPasses();
+    assertThat(sink.writes).isEqualTo(EventRecorders.DEFAULT_BURST);
 
-    assertThat(sink.events).hasSize(2);
+    clock.advance(EventRecorders.DEFAULT_REFILL);
+
+    assertThat(sink.writes).isEqualTo(EventRecorders.DEFAULT_BURST + 1);
+    assertThat(sink.events.values())
+        .extracting(Event::getMessage)
+        .contains("Error creating: late-1, late-2");
   }
 
   @Test
   void expiredEvent_isCreatedAgain() {
     recorder.normal(pod("p"), "Scaled", "up");
-    clock.runDueTasks();
+    windowPasses();
     sink.events.clear();
 
     recorder.normal(pod("p"), "Scaled", "up");
-    clock.runDueTasks();
+    windowPasses();
 
     assertThat(sink.only().getCount()).isEqualTo(2);
   }
@@ -103,7 +198,7 @@ class AggregatingEventRecorderTest {
   void sinkFailure_isRetriedAndNeverThrowsToTheCaller() {
     sink.failuresLeft = 2;
     recorder.normal(pod("p"), "Scaled", "up");
-    clock.runDueTasks();
+    windowPasses();
     assertThat(sink.events).isEmpty();
 
     clock.advance(EventRecorders.DEFAULT_REFILL.multipliedBy(3));
@@ -111,10 +206,22 @@ class AggregatingEventRecorderTest {
   }
 
   @Test
+  void sinkFailure_keepsTheFailedRecordsAheadOfNewerOnes() {
+    sink.failuresLeft = 1;
+    recorder.normal(pod("p"), "SuccessfulCreate", "Created pods: a");
+    windowPasses();
+    recorder.normal(pod("p"), "SuccessfulCreate", "Created pods: b");
+
+    clock.advance(EventRecorders.DEFAULT_REFILL);
+
+    assertThat(sink.only().getMessage()).isEqualTo("Created pods: a, b");
+  }
+
+  @Test
   void badArguments_areDroppedNotThrown() {
     recorder.normal(null, "Reason", "message");
     recorder.record(pod("p"), null, "Reason", "message");
-    clock.runDueTasks();
+    windowPasses();
     assertThat(sink.events).isEmpty();
   }
 

@@ -55,7 +55,7 @@ final class OperatorCommand implements Callable<Integer> {
 
   @Option(
       names = "--workers",
-      defaultValue = "${env:PODSET_WORKERS:-4}",
+      defaultValue = "${env:PODSET_WORKERS:-8}",
       description = "Concurrent reconciles (env PODSET_WORKERS). Default: ${DEFAULT-VALUE}.")
   int workers;
 

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.podset.api.v1alpha1.PodSet;
+import io.podset.testkit.Eventually;
 import io.podset.testkit.envtest.RealApiServer;
 import io.podset.testkit.envtest.WithRealApiServer;
 import java.io.IOException;
@@ -115,9 +116,17 @@ class OperatorOnRealApiServerIT {
       awaitPodSet(admin, ps -> ready(ps, 3), "back to 3 ready replicas");
       awaitPods(admin, live -> live.size() == 3, "3 pods after scaling in");
 
-      assertThat(admin.v1().events().inNamespace(NAMESPACE).list().getItems())
-          .as("Events recorded by the operator")
-          .anySatisfy(e -> assertThat(e.getInvolvedObject().getKind()).isEqualTo("PodSet"));
+      // Events are written in the background, a moment after what they tell.
+      Eventually.await(
+          "a SuccessfulCreate Event about the PodSet naming its pods",
+          () -> admin.v1().events().inNamespace(NAMESPACE).list().getItems(),
+          events ->
+              events.stream()
+                  .anyMatch(
+                      e ->
+                          "PodSet".equals(e.getInvolvedObject().getKind())
+                              && "SuccessfulCreate".equals(e.getReason())
+                              && e.getMessage().startsWith("Created pods: " + NAME + "-")));
 
       podSets(admin).withName(NAME).delete();
       awaitPods(admin, List::isEmpty, "the garbage collector to delete the pods");
