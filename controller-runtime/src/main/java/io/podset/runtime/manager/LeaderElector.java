@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
@@ -142,15 +141,19 @@ final class LeaderElector implements AutoCloseable {
       finish(sentNanos, false); // at or past the renew deadline: step down, no request
       return;
     }
-    CompletableFuture<Boolean> outcome = new CompletableFuture<>();
-    Clock.Cancellable timer =
-        timeout == null ? () -> {} : clock.schedule(timeout, () -> abandon(outcome, timeout));
-    outcome.thenAccept(
-        acquired -> {
-          timer.cancel();
-          executor.execute(() -> finish(sentNanos, acquired));
-        });
-    requests.execute(() -> outcome.complete(tryOnce()));
+    // A refused call (shutting down) finishes as failed: finish() then sees the elector closed.
+    TimedCall.run(
+        clock,
+        requests,
+        timeout,
+        this::tryOnce,
+        () ->
+            log.warn(
+                "Lease {}/{}: attempt abandoned after {} without an answer",
+                config.leaseNamespace(),
+                config.leaseName(),
+                timeout),
+        acquired -> executor.execute(() -> finish(sentNanos, acquired)));
   }
 
   /**
@@ -160,16 +163,6 @@ final class LeaderElector implements AutoCloseable {
     Duration left =
         Duration.ofNanos(lastRenewSentNanos + config.renewDeadline().toNanos() - nowNanos);
     return left.compareTo(config.attemptTimeout()) < 0 ? left : config.attemptTimeout();
-  }
-
-  private void abandon(CompletableFuture<Boolean> outcome, Duration timeout) {
-    if (outcome.complete(false)) {
-      log.warn(
-          "Lease {}/{}: attempt abandoned after {} without an answer",
-          config.leaseNamespace(),
-          config.leaseName(),
-          timeout);
-    }
   }
 
   private boolean tryOnce() {
@@ -332,45 +325,10 @@ final class LeaderElector implements AutoCloseable {
       leading = false;
     }
     if (wasLeading && release) {
-      release();
+      LeaseRelease.release(store, clock, config);
     }
     if (wasLeading) {
       callbacks.stoppedLeading();
-    }
-  }
-
-  private void release() {
-    // An attempt that was in flight when stop() ran may renew between our read and write, so a
-    // conflict is retried: after it, no new attempt starts and the next read is final.
-    for (int attempt = 1; attempt <= 3; attempt++) {
-      try {
-        Optional<LeaseRecord> current = store.get();
-        if (current.isEmpty() || !current.get().heldBy(config.identity())) {
-          return;
-        }
-        LeaseRecord mine = current.get();
-        Instant now = clock.instant();
-        store.update(
-            new LeaseRecord("", 1, now, now, mine.leaseTransitions(), mine.resourceVersion()));
-        log.info(
-            "Lease {}/{}: released by {}",
-            config.leaseNamespace(),
-            config.leaseName(),
-            config.identity());
-        return;
-      } catch (LeaseStore.LeaseConflictException conflict) {
-        log.debug(
-            "Lease {}/{}: release conflicted, retrying",
-            config.leaseNamespace(),
-            config.leaseName());
-      } catch (RuntimeException e) {
-        log.warn(
-            "Lease {}/{}: release failed: {}",
-            config.leaseNamespace(),
-            config.leaseName(),
-            e.toString());
-        return;
-      }
     }
   }
 
