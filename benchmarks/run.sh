@@ -8,7 +8,8 @@
 #   benchmarks/run.sh --quick workqueue apiserver    only some areas (workqueue, apiserver,
 #                                                    informer, converge, latency)
 #
-# For profiling: CONVERGE_CONTENDERS="ours josdk" runs only those converge contenders, and
+# For profiling: CONVERGE_CONTENDERS="ours josdk" (LATENCY_CONTENDERS likewise) runs only those
+# contenders, and
 # CONTENDER_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/x.jfr" adds JVM options to every
 # contender JVM of the operator benchmarks (converge, latency).
 #
@@ -229,7 +230,7 @@ if has_area converge; then
 fi
 
 if has_area latency; then
-  for contender in ours fabric8-informer josdk; do
+  for contender in ${LATENCY_CONTENDERS:-ours fabric8-informer josdk}; do
     log "latency: $contender at $latency_rates updates/s, ${latency_seconds}s each"
     start_main "latency-$contender" io.podset.benchmarks.operator.LatencyServer \
       "$latency_rates" "$latency_seconds"

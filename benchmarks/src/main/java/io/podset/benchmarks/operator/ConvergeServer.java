@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetSpec;
 import io.podset.benchmarks.report.ResultLine;
+import io.podset.testkit.Eventually;
 import io.podset.testkit.FakeApiServer;
 import io.podset.testkit.KubeletOptions;
 import io.podset.testkit.RequestJournal;
@@ -267,19 +268,23 @@ public final class ConvergeServer {
    * Waits until the contender made no request for {@link #SETTLE} (its background writes, such as
    * Events, are part of converging too), or {@link #QUIET_LIMIT} passed.
    */
-  private static void awaitQuiet(RequestJournal journal, RequestJournal.Mark mark)
-      throws InterruptedException {
-    Instant limit = Instant.now().plus(QUIET_LIMIT);
-    while (Instant.now().isBefore(limit)) {
-      List<RequestRecord> calls = contenderCalls(journal, mark);
-      Instant last = calls.isEmpty() ? Instant.MIN : calls.get(calls.size() - 1).time();
-      Duration quiet = Duration.between(last, Instant.now());
-      if (!calls.isEmpty() && quiet.compareTo(SETTLE) >= 0) {
-        return;
-      }
-      Thread.sleep(Math.max(50, SETTLE.minus(quiet).toMillis()));
+  private static void awaitQuiet(RequestJournal journal, RequestJournal.Mark mark) {
+    try {
+      Eventually.within(QUIET_LIMIT)
+          .polling(Duration.ofMillis(50))
+          .until(
+              "the contender quiet for " + SETTLE,
+              () -> {
+                List<RequestRecord> calls = contenderCalls(journal, mark);
+                return !calls.isEmpty()
+                    && Duration.between(calls.get(calls.size() - 1).time(), Instant.now())
+                            .compareTo(SETTLE)
+                        >= 0;
+              });
+    } catch (AssertionError stillWriting) {
+      // Reported, not fatal: the calls counted so far are the figure.
+      System.err.println("the contender was still writing " + QUIET_LIMIT + " after convergence");
     }
-    System.err.println("the contender was still writing " + QUIET_LIMIT + " after convergence");
   }
 
   /**

@@ -41,10 +41,13 @@ public final class LatencyServer {
   static final String DONE = "bench-done";
 
   /** The ConfigMap (namespace {@code default}) a contender creates once it printed its figures. */
-  /** A fixed window after the last phase, so updates still in flight are measured too. */
-  private static final Duration DRAIN = Duration.ofSeconds(1);
-
   static final String REPORTED = "bench-reported";
+
+  /**
+   * A fixed measurement window after the last phase, so updates still in flight are measured too
+   * (the contender runs in another JVM: there is no condition here to wait on).
+   */
+  private static final Duration DRAIN = Duration.ofSeconds(1);
 
   /** The warm-up phase's name. */
   static final String WARM = "warm";
