@@ -91,6 +91,8 @@ class ChaosSoakIT {
 
   private final boolean longRun = Boolean.getBoolean("chaos.long");
   private final long seed = Long.getLong("chaos.seed", System.nanoTime());
+  // -Dchaos.trace=true: the reconciler logs every create and delete decision with what it saw.
+  private final boolean trace = Boolean.getBoolean("chaos.trace");
   private FakeApiServer server;
   private ClusterHistory history;
   private OperatorInstance operator;
@@ -127,6 +129,11 @@ class ChaosSoakIT {
     int maxReplicas = longRun ? 10 : 5;
     System.out.println("Chaos soak: seed " + seed + " (repeat with -Dchaos.seed=" + seed + ")");
     Random random = new Random(seed);
+    if (trace) {
+      ((ch.qos.logback.classic.Logger)
+              org.slf4j.LoggerFactory.getLogger(io.podset.operator.PodSetReconciler.class))
+          .setLevel(ch.qos.logback.classic.Level.DEBUG);
+    }
 
     server =
         FakeApiServer.builder()
@@ -295,6 +302,13 @@ class ChaosSoakIT {
             invariants.violationCount(),
             invariants.maxSurplus(),
             invariants.createdForDeleted()));
+    report.append("operator cache lag: ").append(invariants.cacheLag()).append('\n');
+    report.append(
+        String.format(
+            "longest operator write: %d ms (the invariant allows %d ms in flight)%n",
+            Math.max(
+                faultMeter.longestWrite().toMillis(), convergenceMeter.longestWrite().toMillis()),
+            IN_FLIGHT.toMillis()));
     report.append(
         String.format(
             "convergence after faults stopped: %.1f s (bound %d s), quiet (no write) from"
@@ -310,6 +324,9 @@ class ChaosSoakIT {
             steady.toMillis() / 1000.0, touched, dropped, steadyEvents));
     for (String violation : invariants.violations()) {
       report.append("VIOLATION ").append(violation).append('\n');
+    }
+    for (String explanation : invariants.explanations()) {
+      report.append(explanation).append('\n');
     }
     System.out.print(report);
 
@@ -378,6 +395,7 @@ class ChaosSoakIT {
     private long podWrites;
     private long podPatches;
     private long failedWrites;
+    private Duration longestWrite = Duration.ZERO;
     private long lastReadNanos = System.nanoTime();
 
     WriteMeter(RequestJournal journal, RequestMatcher operator) {
@@ -406,6 +424,9 @@ class ChaosSoakIT {
           continue;
         }
         total++;
+        if (r.duration().compareTo(longestWrite) > 0) {
+          longestWrite = r.duration();
+        }
         windows.merge(r.time().toEpochMilli() / RATE_WINDOW.toMillis(), 1, Integer::sum);
         if (r.status() >= 300) {
           failedWrites++;
@@ -442,6 +463,11 @@ class ChaosSoakIT {
 
     long failedWrites() {
       return failedWrites;
+    }
+
+    /** The longest time from a write's arrival to its answer (injected latency included). */
+    Duration longestWrite() {
+      return longestWrite;
     }
 
     /** The most writes in one window. */
