@@ -9,7 +9,7 @@
 #                                                    informer, converge, latency)
 #
 # For profiling: CONVERGE_CONTENDERS="ours josdk" (LATENCY_CONTENDERS likewise) runs only those
-# contenders, and
+# contenders (the latency ones LATENCY_REPEATS times, 3 by default, order rotated each time), and
 # CONTENDER_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/x.jfr" adds JVM options to every
 # contender JVM of the operator benchmarks (converge, latency).
 #
@@ -58,7 +58,7 @@ if [[ $mode == quick ]]; then
   api_repeats=1 api_seconds=2 api_rounds=2 api_startups=5
   informer_sizes=(10000) informer_repeats=1
   converge_podsets=200 converge_repeats=1
-  latency_rates=1000 latency_seconds=5
+  latency_rates=1000 latency_seconds=5 latency_repeats=${LATENCY_REPEATS:-3}
 else
   jmh_opts=(-f 3 -wi 3 -w 2s -i 5 -r 2s)
   wq_adds_dedup=4000000 wq_adds_unique=1000000 wq_warm=3 wq_rounds=7
@@ -66,7 +66,7 @@ else
   api_repeats=3 api_seconds=5 api_rounds=3 api_startups=10
   informer_sizes=(10000 50000) informer_repeats=3
   converge_podsets=1000 converge_repeats=3
-  latency_rates=100,1000,5000 latency_seconds=20
+  latency_rates=100,1000,5000 latency_seconds=20 latency_repeats=${LATENCY_REPEATS:-3}
 fi
 
 log() { printf '[run.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -230,13 +230,21 @@ if has_area converge; then
 fi
 
 if has_area latency; then
-  for contender in ${LATENCY_CONTENDERS:-ours fabric8-informer josdk}; do
-    log "latency: $contender at $latency_rates updates/s, ${latency_seconds}s each"
-    start_main "latency-$contender" io.podset.benchmarks.operator.LatencyServer \
-      "$latency_rates" "$latency_seconds"
-    run_contender "latency-$contender" io.podset.benchmarks.operator.LatencyContender \
-      "$contender" "$server_url"
-    stop_server
+  # Interleaved and rotated: repeat r starts with contender r (mod n), so each contender runs
+  # first, in the middle and last equally often, and a drift of the machine's load is shared.
+  read -r -a latency_contenders <<<"${LATENCY_CONTENDERS:-ours fabric8-informer josdk}"
+  n=${#latency_contenders[@]}
+  for ((rep = 0; rep < latency_repeats; rep++)); do
+    for ((i = 0; i < n; i++)); do
+      contender=${latency_contenders[$(((rep + i) % n))]}
+      log "latency: $contender at $latency_rates updates/s, ${latency_seconds}s each" \
+        "(repeat $((rep + 1))/$latency_repeats)"
+      start_main "latency-$contender" io.podset.benchmarks.operator.LatencyServer \
+        "$latency_rates" "$latency_seconds"
+      run_contender "latency-$contender" io.podset.benchmarks.operator.LatencyContender \
+        "$contender" "$server_url"
+      stop_server
+    done
   done
 fi
 

@@ -24,7 +24,8 @@ import java.util.Optional;
  * own deletion the PodSet cache has not shown yet.
  *
  * <p>Doing all this in one handler matters: the expectation is lowered and the mark set before the
- * reconcile it triggers can run. Called on the informer's handler thread; fast and non-blocking.
+ * reconcile it triggers can run. Called inline, where the pod informer applies the change to its
+ * cache (the controller registers its handlers inline); fast and non-blocking.
  */
 final class PodEvents implements EventHandler<Pod> {
 

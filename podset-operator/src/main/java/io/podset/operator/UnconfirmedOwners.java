@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * the PodSet cache lags). A pod deleted behind the operator's back is rare, so the read costs
  * nothing in the common paths: scaling, rolling, or our own deletions never mark a PodSet.
  *
- * <p>Thread-safe: marked on the pod informer's handler thread, read and cleared by reconciles.
+ * <p>Thread-safe: marked by the pod event handler, read and cleared by reconciles.
  */
 final class UnconfirmedOwners {
 

@@ -2,11 +2,13 @@ package io.podset.benchmarks.operator;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.javaoperatorsdk.operator.Operator;
 import io.podset.runtime.controller.Controller;
+import io.podset.runtime.controller.ControllerBuilder;
 import io.podset.runtime.controller.Controllers;
 import io.podset.runtime.informer.InformerOptions;
 import io.podset.runtime.informer.SharedInformer;
@@ -15,7 +17,9 @@ import io.podset.runtime.reconcile.Result;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
 
 /**
  * Benchmark 4, contender side: receives the driver's ConfigMap updates and records each one's
@@ -97,11 +101,39 @@ public final class LatencyContender {
       KubernetesClient client, LatencyRecorder recorder, Runnable onDone) {
     SharedInformerFactory informers = SharedInformerFactory.create(client);
     InformerOptions options = InformerOptions.defaults().withNamespace(LatencyServer.NAMESPACE);
+    LatencyStages stages =
+        LatencyStages.enabled()
+            ? new LatencyStages(
+                List.of("watch->transform", "->informer", "->handler", "->reconcile"))
+            : null;
+    if (stages != null) {
+      UnaryOperator<HasMetadata> strip = options.transform();
+      options =
+          options.withTransform(
+              obj -> {
+                stages.passed(obj, 1);
+                return strip.apply(obj);
+              });
+    }
     SharedInformer<ConfigMap> configMaps = informers.informerFor(ConfigMap.class, options);
+    ControllerBuilder builder =
+        Controllers.builder(informers).named("latency").informerOptions(options);
+    if (stages != null) {
+      configMaps.addIndexers(
+          Map.of(
+              "stage",
+              obj -> {
+                stages.passed(obj, 2);
+                return List.of();
+              }));
+      builder.withEventFilter(
+          event -> {
+            stages.passed(event.object(), 3);
+            return true;
+          });
+    }
     Controller controller =
-        Controllers.builder(informers)
-            .named("latency")
-            .informerOptions(options)
+        builder
             .forResource(ConfigMap.class)
             .reconciler(
                 request -> {
@@ -110,8 +142,14 @@ public final class LatencyContender {
                       .getByKey(request.toString())
                       .ifPresent(
                           configMap -> {
+                            if (stages != null) {
+                              stages.passed(configMap, 4);
+                            }
                             recorder.seen(configMap);
                             if (isDone(configMap)) {
+                              if (stages != null) {
+                                stages.summary().forEach(System.err::println);
+                              }
                               onDone.run();
                             }
                           });

@@ -32,6 +32,12 @@ import java.util.regex.Pattern;
  *
  * <p>Informers come from the shared factory (one per type and {@link InformerOptions}), so two
  * controllers watching pods share one cache and one watch.
+ *
+ * <p>Event filters, event handlers and mappers run {@linkplain
+ * io.podset.runtime.informer.SharedInformer#addInlineEventHandler inline}, where the informer
+ * applies a change to its cache: an event reaches the work queue with no thread hand-off before the
+ * worker's. They must be fast and must not block (read caches, never call the API server); a slow
+ * one delays that informer's cache and its other handlers.
  */
 public final class ControllerBuilder {
 

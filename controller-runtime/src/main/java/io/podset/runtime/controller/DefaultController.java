@@ -90,8 +90,8 @@ final class DefaultController implements Controller {
         registrations.add(registration);
         synced.add(watch.informer().start());
         // An informer started earlier (a standby's warm cache) replays its state to this new
-        // handler as adds on the handler's thread: a worker must not run before they are in, or a
-        // reconciler would count pods it finds there as events of its own writes (expectations).
+        // handler as adds: a worker must not run before they are in, or a reconciler would count
+        // pods it finds there as events of its own writes (expectations).
         synced.add(registration.synced());
       }
     }
@@ -115,7 +115,7 @@ final class DefaultController implements Controller {
   private <T extends HasMetadata> HandlerRegistration register(Watch<T> watch) {
     return watch
         .informer()
-        .addEventHandler(new QueueingHandler<>(watch, globalFilter, queue, causes));
+        .addInlineEventHandler(new QueueingHandler<>(watch, globalFilter, queue, causes));
   }
 
   private void awaitSync(List<CompletableFuture<Void>> synced) {

@@ -70,7 +70,7 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
     this.clock = Objects.requireNonNull(clock, "clock");
     this.name = type.getSimpleName() + "[" + listerWatcher.description() + "]";
     this.defaultResync = options.resyncPeriod();
-    this.fifo = new DeltaFifo<>(indexer, this::onSynced, observed::advance);
+    this.fifo = new DeltaFifo<>(indexer, this::onSynced, observed::advance, this::handleDeltas);
     this.metrics =
         registry == null ? InformerMetrics.none() : InformerMetrics.create(registry, name);
     this.reflector =
@@ -95,6 +95,16 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
   @Override
   public HandlerRegistration addEventHandler(
       ResourceEventHandler<? super T> handler, Duration resyncPeriod) {
+    return addHandler(handler, resyncPeriod, false);
+  }
+
+  @Override
+  public HandlerRegistration addInlineEventHandler(ResourceEventHandler<? super T> handler) {
+    return addHandler(handler, defaultResync, true);
+  }
+
+  private HandlerRegistration addHandler(
+      ResourceEventHandler<? super T> handler, Duration resyncPeriod, boolean inline) {
     Objects.requireNonNull(handler, "handler");
     Objects.requireNonNull(resyncPeriod, "resyncPeriod");
     if (resyncPeriod.isNegative()) {
@@ -108,7 +118,11 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
       HandlerListener<T>[] self = newListenerRef();
       HandlerListener<T> listener =
           new HandlerListener<>(
-              "handler-" + name + "-" + handlerCount++, handler, period, () -> remove(self[0]));
+              "handler-" + name + "-" + handlerCount++,
+              handler,
+              period,
+              inline,
+              () -> remove(self[0]));
       self[0] = listener;
       listener.nextResyncNanos(clock.nanoTime() + period.toNanos());
       if (started) {
@@ -265,7 +279,10 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
     log.debug("Informer {} stopped processing", name);
   }
 
-  /** Applies one key's deltas to the cache and notifies the handlers; runs under the FIFO lock. */
+  /**
+   * Applies one key's deltas to the cache and notifies the handlers; runs under the FIFO lock, on
+   * the processing thread or (direct processing) on the thread that delivered a watch event.
+   */
   private void handleDeltas(String key, List<Delta<T>> deltas) {
     synchronized (handlersLock) {
       for (Delta<T> delta : deltas) {

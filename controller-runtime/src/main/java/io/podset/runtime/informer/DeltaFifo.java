@@ -28,6 +28,14 @@ import org.slf4j.LoggerFactory;
  * #pop}, which hands all deltas of the oldest key to a processor while the FIFO is locked, so that
  * the cache ({@code knownObjects}) is updated before any producer looks at it again.
  *
+ * <p>Direct processing (optional, {@link #DeltaFifo(Store, Runnable, Consumer, Processor)}): a
+ * watch change ({@link #add}, {@link #update}, {@link #delete}) that arrives while nothing is
+ * queued is not queued at all: the producer runs the direct processor on it at once, under the
+ * FIFO's lock, exactly where a {@link #pop} would have run it next. That saves the hand-off to the
+ * consumer's thread (a wake-up and a context switch per event, the main part of an event's latency
+ * on a busy machine) while keeping the guarantees: one processor at a time, in arrival order, the
+ * cache updated before any producer looks at it again. Lists and resyncs are always queued.
+ *
  * <p>Rules: a key is queued once however many deltas it collects; only two consecutive DELETED
  * deltas collapse (keeping the one that is not a tombstone); {@link #replace} queues REPLACED for
  * every listed object and a tombstone for every known or queued key missing from the list; {@link
@@ -47,6 +55,8 @@ final class DeltaFifo<T extends HasMetadata> {
   private final Store<T> knownObjects;
   private final Runnable onSynced;
   private final Consumer<String> onObserved;
+  // Runs watch changes that find the FIFO empty on the producer's thread; null: always queue.
+  private final Processor<T> direct;
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition notEmpty = lock.newCondition();
@@ -78,6 +88,19 @@ final class DeltaFifo<T extends HasMetadata> {
     this.knownObjects = Objects.requireNonNull(knownObjects, "knownObjects");
     this.onSynced = Objects.requireNonNull(onSynced, "onSynced");
     this.onObserved = Objects.requireNonNull(onObserved, "onObserved");
+    this.direct = null;
+  }
+
+  /**
+   * A FIFO with direct processing (see the class documentation): {@code direct} must be the
+   * processor the consumer passes to {@link #pop}.
+   */
+  DeltaFifo(
+      Store<T> knownObjects, Runnable onSynced, Consumer<String> onObserved, Processor<T> direct) {
+    this.knownObjects = Objects.requireNonNull(knownObjects, "knownObjects");
+    this.onSynced = Objects.requireNonNull(onSynced, "onSynced");
+    this.onObserved = Objects.requireNonNull(onObserved, "onObserved");
+    this.direct = Objects.requireNonNull(direct, "direct");
   }
 
   /** Queues an ADDED delta. */
@@ -99,17 +122,23 @@ final class DeltaFifo<T extends HasMetadata> {
     Objects.requireNonNull(obj, "obj");
     String key = keyOf(obj);
     boolean queued;
+    String observed = null;
     lock.lock();
     try {
       queued = items.containsKey(key) || knownObjects.getByKey(key).isPresent();
-      if (queued) {
+      boolean processed = queued && processDirectlyLocked(key, Delta.of(DeltaType.DELETED, obj));
+      if (queued && !processed) {
         queueLocked(key, Delta.of(DeltaType.DELETED, obj), queuedResourceVersion);
       }
       queuedResourceVersion =
           ResourceVersions.newer(queuedResourceVersion, obj.getMetadata().getResourceVersion());
+      if (processed) {
+        observed = checkObservedLocked();
+      }
     } finally {
       lock.unlock();
     }
+    notifyOutsideLock(false, observed);
     return queued;
   }
 
@@ -293,14 +322,43 @@ final class DeltaFifo<T extends HasMetadata> {
   private void change(DeltaType type, T obj) {
     Objects.requireNonNull(obj, "obj");
     String key = keyOf(obj);
+    String observed = null;
     lock.lock();
     try {
-      queueLocked(key, Delta.of(type, obj), queuedResourceVersion);
+      Delta<T> delta = Delta.of(type, obj);
+      boolean processed = processDirectlyLocked(key, delta);
+      if (!processed) {
+        queueLocked(key, delta, queuedResourceVersion);
+      }
       queuedResourceVersion =
           ResourceVersions.newer(queuedResourceVersion, obj.getMetadata().getResourceVersion());
+      if (processed) {
+        observed = checkObservedLocked();
+      }
     } finally {
       lock.unlock();
     }
+    notifyOutsideLock(false, observed);
+  }
+
+  /**
+   * Runs the direct processor on one change if that is allowed: a direct processor is set, the
+   * first replace happened, nothing is queued (so this change is next in order, and every change
+   * before it is in the cache) and the FIFO is open. The caller then advances the resourceVersions
+   * as if the change had been queued and popped at once.
+   *
+   * @return whether the change was processed (else the caller queues it)
+   */
+  private boolean processDirectlyLocked(String key, Delta<T> delta) {
+    if (direct == null || !populated || closed || !queue.isEmpty()) {
+      return false;
+    }
+    try {
+      direct.process(key, List.of(delta));
+    } catch (RuntimeException e) {
+      log.error("Processing deltas of {} failed; they are dropped", key, e);
+    }
+    return true;
   }
 
   /**

@@ -10,7 +10,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One handler of a shared informer: an unbounded buffer of notifications and the thread that
- * delivers them, so that a slow or failing handler never holds up the informer or other handlers.
+ * delivers them, so that a slow or failing handler never holds up the informer or other handlers;
+ * or, inline, no buffer and no thread: {@link #enqueue} delivers at once on the caller's thread
+ * (the informer calls it under its handlers lock, which keeps deliveries one at a time and in
+ * order).
  */
 final class HandlerListener<T extends HasMetadata> implements HandlerRegistration {
 
@@ -28,6 +31,7 @@ final class HandlerListener<T extends HasMetadata> implements HandlerRegistratio
   private final ResourceEventHandler<? super T> handler;
   private final Duration resyncPeriod;
   private final Runnable onClose;
+  // Null for an inline listener.
   private final Thread thread;
 
   private final Object lock = new Object();
@@ -47,16 +51,23 @@ final class HandlerListener<T extends HasMetadata> implements HandlerRegistratio
       String name,
       ResourceEventHandler<? super T> handler,
       Duration resyncPeriod,
+      boolean inline,
       Runnable onClose) {
     this.handler = Objects.requireNonNull(handler, "handler");
     this.resyncPeriod = Objects.requireNonNull(resyncPeriod, "resyncPeriod");
     this.onClose = Objects.requireNonNull(onClose, "onClose");
-    this.thread = new Thread(this::run, name);
-    thread.setDaemon(true);
+    if (inline) {
+      this.thread = null;
+    } else {
+      this.thread = new Thread(this::run, name);
+      thread.setDaemon(true);
+    }
   }
 
   void start() {
-    thread.start();
+    if (thread != null) {
+      thread.start();
+    }
   }
 
   Duration resyncPeriod() {
@@ -76,10 +87,15 @@ final class HandlerListener<T extends HasMetadata> implements HandlerRegistratio
       if (stopped) {
         return;
       }
-      buffer.add(notification);
       enqueued++;
-      lock.notifyAll();
+      if (thread != null) {
+        buffer.add(notification);
+        lock.notifyAll();
+        return;
+      }
     }
+    deliver(notification);
+    delivered();
   }
 
   /** The informer synced: the handler is synced once it got everything enqueued so far. */
@@ -126,7 +142,7 @@ final class HandlerListener<T extends HasMetadata> implements HandlerRegistratio
       buffer.clear();
       lock.notifyAll();
     }
-    if (thread != Thread.currentThread()) {
+    if (thread != null && thread != Thread.currentThread()) {
       thread.interrupt();
     }
     return true;
@@ -151,14 +167,19 @@ final class HandlerListener<T extends HasMetadata> implements HandlerRegistratio
         next = buffer.poll();
       }
       deliver(next);
-      boolean reachedSync;
-      synchronized (lock) {
-        delivered++;
-        reachedSync = delivered == syncTarget;
-      }
-      if (reachedSync) {
-        synced.completeAsync(() -> null);
-      }
+      delivered();
+    }
+  }
+
+  /** Counts a delivered notification; completes {@link #synced} if it was the last initial one. */
+  private void delivered() {
+    boolean reachedSync;
+    synchronized (lock) {
+      delivered++;
+      reachedSync = delivered == syncTarget;
+    }
+    if (reachedSync) {
+      synced.completeAsync(() -> null);
     }
   }
 

@@ -14,8 +14,9 @@ public interface HandlerRegistration extends AutoCloseable {
   /**
    * Completed once {@link #hasSynced()} turns true, off the informer's and the handler's threads;
    * never completed if the handler is removed first. A handler added to a running informer gets the
-   * current state as synthetic adds on its own thread; a consumer that keeps state from those
-   * notifications (expectations, for one) must wait for this, not only for the informer's sync.
+   * current state as synthetic adds on its own thread (an inline handler: on the registering
+   * thread, before the registration returns); a consumer that keeps state from those notifications
+   * (expectations, for one) must wait for this, not only for the informer's sync.
    */
   CompletableFuture<Void> synced();
 

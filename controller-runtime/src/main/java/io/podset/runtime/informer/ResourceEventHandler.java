@@ -3,9 +3,11 @@ package io.podset.runtime.informer;
 /**
  * Receives the changes an informer applies to its cache.
  *
- * <p>Each handler is called from its own thread, one notification at a time, in the order the cache
- * changed; a slow handler delays only itself, and an exception is logged and then ignored. Objects
- * are shared with the cache: never mutate them.
+ * <p>Each handler is called from its own thread (or, added {@linkplain
+ * SharedInformer#addInlineEventHandler inline}, from the informer's), one notification at a time,
+ * in the order the cache changed; a slow handler delays only itself (an inline one: the informer
+ * too), and an exception is logged and then ignored. Objects are shared with the cache: never
+ * mutate them.
  *
  * @param <T> the informer's type
  */

@@ -10,9 +10,11 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A cache of one resource kept up to date by list and watch, shared by any number of handlers.
  *
- * <p>One thread lists and watches, one thread applies the changes to the {@link #indexer()} and
- * hands them to the handlers, and each handler has its own unbounded buffer and thread. All methods
- * are thread-safe.
+ * <p>One thread lists and watches; changes are applied to the {@link #indexer()} and handed to the
+ * handlers one at a time, in order: by the thread that receives a watch event when no earlier
+ * change is pending (no thread hand-off), else by the informer's processing thread. Each handler
+ * has its own unbounded buffer and thread, unless it was added {@linkplain #addInlineEventHandler
+ * inline}. All methods are thread-safe.
  *
  * @param <T> the cached type
  */
@@ -34,6 +36,20 @@ public interface SharedInformer<T extends HasMetadata> extends AutoCloseable {
    */
   HandlerRegistration addEventHandler(
       ResourceEventHandler<? super T> handler, Duration resyncPeriod);
+
+  /**
+   * Adds a handler, with the informer's default resync period, that is called directly where the
+   * informer applies a change to its cache (under the informer's locks, one notification at a time,
+   * in order), with no buffer and no thread of its own: one thread hand-off less per event, which
+   * is most of an event's latency on a busy machine. For handlers that only hand work on without
+   * blocking, such as a controller's handler that puts keys on its work queue. An inline handler
+   * that is slow delays the cache, the watch and every other handler; an exception it throws is
+   * logged and ignored. Added after {@link #start()}, it receives the synthetic adds on the calling
+   * thread, before this method returns.
+   *
+   * @throws IllegalStateException if the informer is closed
+   */
+  HandlerRegistration addInlineEventHandler(ResourceEventHandler<? super T> handler);
 
   /** The cache (read-only view). */
   Indexer<T> indexer();

@@ -90,6 +90,12 @@ final class FakeInformer<T extends HasMetadata> implements SharedInformer<T> {
     return addEventHandler(handler);
   }
 
+  /** Delivery is synchronous on the test's thread for every handler, so inline is the same. */
+  @Override
+  public HandlerRegistration addInlineEventHandler(ResourceEventHandler<? super T> handler) {
+    return addEventHandler(handler);
+  }
+
   @Override
   public Indexer<T> indexer() {
     throw new UnsupportedOperationException("the controller does not read the cache");

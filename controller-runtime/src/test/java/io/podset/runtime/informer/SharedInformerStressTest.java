@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A producer races the informer over 100k changes on 1k keys, while watches break, history is
  * compacted (410 then relist, so deletions are only found as tombstones) and a reader queries the
- * cache. In the end the cache and a handler's mirror must both equal the server's state.
+ * cache. In the end the cache and the mirrors of a handler on its own thread and of an inline one
+ * must all equal the server's state.
  */
 class SharedInformerStressTest {
 
@@ -168,34 +169,49 @@ class SharedInformerStressTest {
     }
   }
 
-  /** Mirrors the cache from notifications and counts any that contradict the mirror. */
+  /**
+   * Mirrors the cache from notifications and counts any that contradict the mirror, or that overlap
+   * another call (a handler is called one notification at a time).
+   */
   private static final class Mirror implements ResourceEventHandler<Pod> {
     final Map<String, String> versions = new ConcurrentHashMap<>();
     final AtomicInteger anomalies = new AtomicInteger();
     final AtomicLong deletes = new AtomicLong();
     final AtomicLong tombstones = new AtomicLong();
+    private final AtomicInteger inCall = new AtomicInteger();
 
     private static String key(Pod pod) {
       return "default/" + pod.getMetadata().getName();
     }
 
+    private void enter() {
+      if (inCall.incrementAndGet() != 1) {
+        anomalies.incrementAndGet();
+      }
+    }
+
     @Override
     public void onAdd(Pod obj) {
+      enter();
       if (versions.put(key(obj), obj.getMetadata().getResourceVersion()) != null) {
         anomalies.incrementAndGet();
       }
+      inCall.decrementAndGet();
     }
 
     @Override
     public void onUpdate(Pod oldObj, Pod newObj) {
+      enter();
       String had = versions.put(key(newObj), newObj.getMetadata().getResourceVersion());
       if (had == null || !had.equals(oldObj.getMetadata().getResourceVersion())) {
         anomalies.incrementAndGet();
       }
+      inCall.decrementAndGet();
     }
 
     @Override
     public void onDelete(Pod obj, boolean finalStateUnknown) {
+      enter();
       deletes.incrementAndGet();
       if (finalStateUnknown) {
         tombstones.incrementAndGet();
@@ -203,6 +219,7 @@ class SharedInformerStressTest {
       if (versions.remove(key(obj)) == null) {
         anomalies.incrementAndGet();
       }
+      inCall.decrementAndGet();
     }
   }
 
@@ -214,12 +231,16 @@ class SharedInformerStressTest {
         ReflectorConfig.defaults()
             .withBackoff(Duration.ofMillis(1), Duration.ofMillis(5), () -> 0.5);
     Mirror mirror = new Mirror();
+    // Inline: called by whichever thread applies a change (the producer's, via the watch, or the
+    // informer's after a relist), never two at once.
+    Mirror inline = new Mirror();
     AtomicBoolean readerFailed = new AtomicBoolean();
     AtomicBoolean done = new AtomicBoolean();
     try (SharedInformer<Pod> informer =
         SharedInformers.create(
             Pod.class, server, InformerOptions.defaults(), Clock.system(), config)) {
       informer.addEventHandler(mirror);
+      informer.addInlineEventHandler(inline);
       for (int i = 0; i < KEYS / 2; i++) {
         server.change("p" + i, random);
       }
@@ -262,6 +283,9 @@ class SharedInformerStressTest {
                       p.getMetadata().getResourceVersion()));
       assertThat(cached).isEqualTo(expected);
       Awaits.until(() -> mirror.versions.equals(expected), "handler mirror equals server state");
+      assertThat(inline.versions).isEqualTo(expected);
+      assertThat(inline.anomalies).hasValue(0);
+      assertThat(inline.deletes.get()).isEqualTo(mirror.deletes.get());
       done.set(true);
       reader.join();
 

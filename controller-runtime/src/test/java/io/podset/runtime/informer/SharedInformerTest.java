@@ -125,6 +125,107 @@ class SharedInformerTest {
     Awaits.until(() -> thrown.get() == 3, "the failing handler called for every add");
   }
 
+  /** A recorder that also notes the threads it was called on. */
+  private static final class ThreadRecorder extends Recorder {
+    final List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @Override
+    public void onAdd(Pod obj) {
+      threads.add(Thread.currentThread());
+      super.onAdd(obj);
+    }
+
+    @Override
+    public void onUpdate(Pod oldObj, Pod newObj) {
+      threads.add(Thread.currentThread());
+      super.onUpdate(oldObj, newObj);
+    }
+
+    @Override
+    public void onDelete(Pod obj, boolean finalStateUnknown) {
+      threads.add(Thread.currentThread());
+      super.onDelete(obj, finalStateUnknown);
+    }
+  }
+
+  @Test
+  void watchEvent_withNothingPending_reachesCacheAndInlineHandler_beforeTheWatchCallReturns() {
+    ThreadRecorder inline = new ThreadRecorder();
+    HandlerRegistration registration = informer.addInlineEventHandler(inline);
+    Recorder threaded = new Recorder();
+    informer.addEventHandler(threaded);
+    WatchCall<Pod> watch = startSynced("10", pod("a", "1"));
+    inline.threads.clear();
+
+    watch.modified(pod("a", "11")).added(pod("b", "12")).deleted(pod("b", "13"));
+
+    // No waiting: the watch's thread (here, the test's) applied and delivered each event itself.
+    assertThat(inline.events)
+        .containsExactly("add:a@1", "update:a@1->a@11", "add:b@12", "delete:b@13");
+    assertThat(inline.threads).containsOnly(Thread.currentThread());
+    assertThat(
+            informer
+                .indexer()
+                .getByKey("default/a")
+                .orElseThrow()
+                .getMetadata()
+                .getResourceVersion())
+        .isEqualTo("11");
+    assertThat(informer.lastObservedResourceVersion()).isEqualTo("13");
+    assertThat(registration.hasSynced()).isTrue();
+    threaded.awaitCount(4);
+    assertThat(threaded.events).isEqualTo(inline.events);
+  }
+
+  @Test
+  void lateInlineHandler_getsTheSyntheticAddsBeforeRegistrationReturns_thenLiveEvents() {
+    WatchCall<Pod> watch = startSynced("10", pod("a", "1"), pod("b", "2"));
+    ThreadRecorder late = new ThreadRecorder();
+
+    HandlerRegistration registration = informer.addInlineEventHandler(late);
+
+    assertThat(late.events).containsExactlyInAnyOrder("add:a@1", "add:b@2");
+    assertThat(late.threads).containsOnly(Thread.currentThread());
+    registration.synced().join();
+    watch.modified(pod("a", "11"));
+    assertThat(late.events).endsWith("update:a@1->a@11");
+  }
+
+  @Test
+  void throwingInlineHandler_doesNotStopOthers_norItself() {
+    AtomicInteger thrown = new AtomicInteger();
+    informer.addInlineEventHandler(
+        new ResourceEventHandler<Pod>() {
+          @Override
+          public void onAdd(Pod obj) {
+            thrown.incrementAndGet();
+            throw new IllegalStateException("handler bug");
+          }
+        });
+    Recorder healthy = new Recorder();
+    informer.addInlineEventHandler(healthy);
+    WatchCall<Pod> watch = startSynced("10");
+
+    watch.added(pod("a", "11")).added(pod("b", "12")).added(pod("c", "13"));
+
+    assertThat(thrown).hasValue(3);
+    assertThat(healthy.events).containsExactly("add:a@11", "add:b@12", "add:c@13");
+    assertThat(informer.indexer().listKeys()).hasSize(3);
+  }
+
+  @Test
+  void closedInlineRegistration_getsNothingMore() {
+    Recorder inline = new Recorder();
+    HandlerRegistration registration = informer.addInlineEventHandler(inline);
+    WatchCall<Pod> watch = startSynced("10");
+    watch.added(pod("a", "11"));
+
+    registration.close();
+    watch.added(pod("b", "12"));
+
+    assertThat(inline.events).containsExactly("add:a@11");
+  }
+
   @Test
   void slowHandler_doesNotHoldUpOthers() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
