@@ -26,6 +26,11 @@ record ApiResponse(int status, String contentType, byte[] body, Map<String, Stri
     return new ApiResponse(status, "application/json", Json.bytes(body), Map.of());
   }
 
+  /** A JSON response of bytes already serialized; callers never modify them afterwards. */
+  static ApiResponse json(int status, byte[] body) {
+    return new ApiResponse(status, "application/json", body, Map.of());
+  }
+
   static ApiResponse text(int status, String body) {
     return new ApiResponse(
         status, "text/plain; charset=utf-8", body.getBytes(StandardCharsets.UTF_8), Map.of());

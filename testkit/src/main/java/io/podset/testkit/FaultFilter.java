@@ -287,7 +287,7 @@ final class FaultFilter implements RequestFilter, FaultInjector {
     // Guarded by lock.
     private boolean closed;
 
-    private record Pending(byte[] event, long dueNanos) {}
+    private record Pending(WatchFrame event, long dueNanos) {}
 
     ControlledSink(WatchSink sink, RequestInfo info, String userAgent) {
       this.sink = sink;
@@ -307,7 +307,7 @@ final class FaultFilter implements RequestFilter, FaultInjector {
     }
 
     @Override
-    public void send(byte[] event) {
+    public void send(WatchFrame event) {
       synchronized (lock) {
         if (closed) {
           return;

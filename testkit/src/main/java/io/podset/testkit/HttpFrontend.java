@@ -7,8 +7,9 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.ServerWebSocket;
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -153,87 +154,136 @@ final class HttpFrontend implements Handler<HttpServerRequest> {
   }
 
   /**
-   * Chunked HTTP: one JSON line per event. Every write runs on the connection's own context, in the
-   * order {@link #send} was called: the store calls sinks under its lock from any thread, and a
-   * write from a foreign thread takes the connection's lock, which the event loop may hold while it
-   * waits for the store lock to open a new stream on the same HTTP/2 connection (a deadlock).
+   * The frames of one watch not yet written, and the drain that writes them on the connection's own
+   * context, in the order {@link #send} was called: the store calls sinks under its lock from any
+   * thread, and a write from a foreign thread takes the connection's lock, which the event loop may
+   * hold while it waits for the store lock to open a new stream on the same HTTP/2 connection (a
+   * deadlock). One drain task is scheduled per burst of events, not one per event.
    */
-  private static final class ChunkedSink implements WatchSink {
-    private final HttpServerResponse response;
+  private abstract static class BatchingSink implements WatchSink {
     private final Context context;
+    private final Object lock = new Object();
+    // Guarded by lock: frames sent and not yet handed to a drain; a drain is scheduled iff
+    // non-empty.
+    private List<WatchFrame> pending = new ArrayList<>();
     // Confined to context.
     private boolean ended;
 
-    ChunkedSink(HttpServerResponse response, Context context) {
-      this.response = response;
+    BatchingSink(Context context) {
       this.context = context;
     }
 
     @Override
-    public void send(byte[] event) {
-      Buffer buffer = Buffer.buffer(event);
-      context.runOnContext(
-          v -> {
-            if (!ended && !response.closed()) {
-              response.write(buffer);
-            }
-          });
+    public final void send(WatchFrame event) {
+      boolean schedule;
+      synchronized (lock) {
+        schedule = pending.isEmpty();
+        pending.add(event);
+      }
+      if (schedule) {
+        context.runOnContext(v -> drain());
+      }
     }
 
     @Override
-    public void close() {
+    public final void close() {
       context.runOnContext(
           v -> {
             if (ended) {
               return;
             }
+            drain();
             ended = true;
-            if (!response.closed() && !response.ended()) {
-              response.end();
-            }
+            end();
           });
+    }
+
+    private void drain() {
+      List<WatchFrame> frames;
+      synchronized (lock) {
+        frames = pending;
+        pending = new ArrayList<>();
+      }
+      if (!ended && !frames.isEmpty() && !isClosed()) {
+        write(frames);
+      }
+    }
+
+    /** On the context: whether the peer or the server closed the stream. */
+    abstract boolean isClosed();
+
+    /** On the context: writes frames, oldest first (one or more). */
+    abstract void write(List<WatchFrame> frames);
+
+    /** On the context, once: ends the stream unless it is closed already. */
+    abstract void end();
+  }
+
+  /** Chunked HTTP: one JSON line per event, the lines of a burst in one chunk. */
+  private static final class ChunkedSink extends BatchingSink {
+    private final HttpServerResponse response;
+
+    ChunkedSink(HttpServerResponse response, Context context) {
+      super(context);
+      this.response = response;
+    }
+
+    @Override
+    boolean isClosed() {
+      return response.closed();
+    }
+
+    @Override
+    void write(List<WatchFrame> frames) {
+      if (frames.size() == 1) {
+        response.write(frames.get(0).buffer());
+        return;
+      }
+      int length = 0;
+      for (WatchFrame frame : frames) {
+        length += frame.line().length;
+      }
+      Buffer chunk = Buffer.buffer(length);
+      for (WatchFrame frame : frames) {
+        chunk.appendBytes(frame.line());
+      }
+      response.write(chunk);
+    }
+
+    @Override
+    void end() {
+      if (!response.closed() && !response.ended()) {
+        response.end();
+      }
     }
   }
 
-  /** WebSocket: one text message per event, written on the socket's context (see ChunkedSink). */
-  private static final class WebSocketSink implements WatchSink {
+  /** WebSocket: one text message per event. */
+  private static final class WebSocketSink extends BatchingSink {
     private final ServerWebSocket socket;
-    private final Context context;
-    // Confined to context.
-    private boolean ended;
 
     WebSocketSink(ServerWebSocket socket, Context context) {
+      super(context);
       this.socket = socket;
-      this.context = context;
     }
 
     @Override
-    public void send(byte[] event) {
-      int length = event.length;
-      while (length > 0 && event[length - 1] == '\n') {
-        length--;
+    boolean isClosed() {
+      return socket.isClosed();
+    }
+
+    @Override
+    void write(List<WatchFrame> frames) {
+      for (WatchFrame frame : frames) {
+        socket.writeTextMessage(frame.text());
       }
-      String text = new String(event, 0, length, StandardCharsets.UTF_8);
-      context.runOnContext(
-          v -> {
-            if (!ended && !socket.isClosed()) {
-              socket.writeTextMessage(text);
-            }
-          });
     }
 
     @Override
-    public void close() {
-      context.runOnContext(
-          v -> {
-            if (ended) {
-              return;
-            }
-            ended = true;
-            if (!socket.isClosed()) {
-              socket.close();
-            }
-          });
+    void end() {
+      if (!socket.isClosed()) {
+        socket.close();
+      }
     }
   }
 }

@@ -70,6 +70,9 @@ final class ObjectStore {
   private long compacted;
   // Guarded by lock: storage key -> object key -> immutable object.
   private final Map<String, NavigableMap<String, ObjectNode>> objects = new HashMap<>();
+  // Guarded by lock: storage key -> object key -> the change that stored the current object (its
+  // object() is the one in objects), whose serialized form GETs share. Same keys as objects.
+  private final Map<String, Map<String, StoredEvent>> lastChanges = new HashMap<>();
   // Guarded by lock: the newest changes, oldest first, at most historyWindow of them.
   private final ArrayDeque<StoredEvent> history = new ArrayDeque<>();
   // Guarded by lock: storage key -> open watches.
@@ -87,6 +90,10 @@ final class ObjectStore {
     listeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
+  void removeCommitListener(CommitListener listener) {
+    listeners.remove(listener);
+  }
+
   static String key(String namespace, String name) {
     return namespace == null || namespace.isEmpty() ? name : namespace + "/" + name;
   }
@@ -100,6 +107,14 @@ final class ObjectStore {
   ObjectNode get(String storageKey, String key) {
     synchronized (lock) {
       NavigableMap<String, ObjectNode> map = objects.get(storageKey);
+      return map == null ? null : map.get(key);
+    }
+  }
+
+  /** The change that stored the current object (for its serialized form), or null if absent. */
+  StoredEvent lastChange(String storageKey, String key) {
+    synchronized (lock) {
+      Map<String, StoredEvent> map = lastChanges.get(storageKey);
       return map == null ? null : map.get(key);
     }
   }
@@ -122,10 +137,13 @@ final class ObjectStore {
       }
       long rv = ++revision;
       StoredEvent event;
+      Map<String, StoredEvent> changes =
+          lastChanges.computeIfAbsent(storageKey, k -> new HashMap<>());
       if (next == null) {
         ObjectNode last = current.deepCopy();
         Json.metadata(last).put("resourceVersion", Long.toString(rv));
         map.remove(key);
+        changes.remove(key);
         event = new StoredEvent(rv, StoredEvent.Type.DELETED, storageKey, key, last, current);
       } else {
         Json.metadata(next).put("resourceVersion", Long.toString(rv));
@@ -133,6 +151,7 @@ final class ObjectStore {
         StoredEvent.Type type =
             current == null ? StoredEvent.Type.ADDED : StoredEvent.Type.MODIFIED;
         event = new StoredEvent(rv, type, storageKey, key, next, current);
+        changes.put(key, event);
       }
       commit(event);
       return new WriteResult(event.object(), event);

@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * One committed change, kept in the store's history for watch resumption and consistent lists.
- * Objects are never mutated after they are stored; the JSON of the object is computed once and
- * shared by every watch that sends it.
+ * Objects are never mutated after they are stored; the JSON of the object, and the watch event
+ * carrying it, are computed once and shared by every watch that sends them.
  */
 final class StoredEvent {
 
@@ -25,6 +25,8 @@ final class StoredEvent {
   private final ObjectNode previous;
   // Guarded by this: the serialized object, computed on first use.
   private byte[] objectJson;
+  // Guarded by this: the watch event of this change's own type, computed on first use.
+  private WatchFrame frame;
 
   /**
    * @param resourceVersion the revision of the change
@@ -78,5 +80,13 @@ final class StoredEvent {
       objectJson = Json.bytes(object);
     }
     return objectJson;
+  }
+
+  /** The watch event {@code {"type":<this type>,"object":<objectJson>}}, shared by all watches. */
+  synchronized WatchFrame frame() {
+    if (frame == null) {
+      frame = WatchFrame.of(type.name(), objectJson());
+    }
+    return frame;
   }
 }

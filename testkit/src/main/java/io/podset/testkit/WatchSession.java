@@ -2,8 +2,6 @@ package io.podset.testkit;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.podset.runtime.time.Clock;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -65,7 +63,7 @@ final class WatchSession implements ObjectStore.StoreWatcher {
         handle.run();
       }
     } catch (StatusError e) {
-      sink.send(event("ERROR", Json.bytes(e.toStatus())));
+      sink.send(WatchFrame.of("ERROR", Json.bytes(e.toStatus())));
       close();
     }
     return this::close;
@@ -152,6 +150,14 @@ final class WatchSession implements ObjectStore.StoreWatcher {
   }
 
   private void send(String eventType, StoredEvent stored, ObjectNode object) {
+    if (!options.table()
+        && stored != null
+        && stored.type().name().equals(eventType)
+        && type.apiVersion().equals(object.path("apiVersion").asText())) {
+      // The common case: the change as stored, serialized once for every watch.
+      sink.send(stored.frame());
+      return;
+    }
     byte[] json;
     if (options.table()) {
       ObjectNode rendered = ObjectMeta.render(type, object);
@@ -168,7 +174,7 @@ final class WatchSession implements ObjectStore.StoreWatcher {
     } else {
       json = Json.bytes(ObjectMeta.render(type, object));
     }
-    sink.send(event(eventType, json));
+    sink.send(WatchFrame.of(eventType, json));
   }
 
   @Override
@@ -194,14 +200,6 @@ final class WatchSession implements ObjectStore.StoreWatcher {
     if (initialEventsEnd) {
       meta.putObject("annotations").put("k8s.io/initial-events-end", "true");
     }
-    sink.send(event("BOOKMARK", Json.bytes(object)));
-  }
-
-  private static byte[] event(String type, byte[] object) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(object.length + 32);
-    out.writeBytes(("{\"type\":\"" + type + "\",\"object\":").getBytes(StandardCharsets.UTF_8));
-    out.writeBytes(object);
-    out.writeBytes("}\n".getBytes(StandardCharsets.UTF_8));
-    return out.toByteArray();
+    sink.send(WatchFrame.of("BOOKMARK", Json.bytes(object)));
   }
 }

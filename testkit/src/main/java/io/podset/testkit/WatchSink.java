@@ -2,12 +2,13 @@ package io.podset.testkit;
 
 /**
  * The transport of one watch: each call sends one complete watch event. Implementations are
- * thread-safe and never block; calls made in order are delivered in order.
+ * thread-safe and never block; calls made in order are delivered in order. A frame may be shared
+ * with other watches: sinks never modify it.
  */
 interface WatchSink {
 
-  /** Sends one serialized watch event ({@code {"type":...,"object":...}}). */
-  void send(byte[] event);
+  /** Sends one watch event. */
+  void send(WatchFrame event);
 
   /** Ends the stream (chunked: final chunk; WebSocket: close frame). Idempotent. */
   void close();

@@ -16,8 +16,15 @@ final class Figures {
           Map.entry("apiserver.cold_startup", "first server start-up in a fresh JVM"),
           Map.entry("apiserver.get", "GET of a ConfigMap, 4 client threads, other CPU"),
           Map.entry("apiserver.put", "PUT of a ConfigMap, 4 client threads, other CPU"),
-          Map.entry("apiserver.watch_events", "events delivered to 100 watchers, 300 creates"),
+          Map.entry(
+              "apiserver.watch_events",
+              "events delivered to 100 bare WebSocket watchers, 300 creates"),
+          Map.entry(
+              "apiserver.watch_events_fabric8",
+              "events delivered to 100 fabric8 watchers (client-bound), 300 creates"),
           Map.entry("informer.sync_time", "pod informer start to synced, fresh JVM"),
+          Map.entry(
+              "informer.sync_cpu", "CPU used by the contender JVM from start to synced, JIT/GC in"),
           Map.entry("informer.retained_per_object", "heap retained per cached pod after full GC"),
           Map.entry("informer.peak_heap", "peak heap during the initial sync"),
           Map.entry(

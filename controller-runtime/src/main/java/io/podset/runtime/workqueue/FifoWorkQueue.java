@@ -2,17 +2,19 @@ package io.podset.runtime.workqueue;
 
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The basic {@link WorkQueue}: one lock, one hash map of per-key entries, and two intrusive lists
- * threaded through those entries (the {@link ReadyList} and, with metrics, the {@link BusyList}),
- * so a key costs one entry and one map node for as long as it is dirty or processing, and nothing
- * else.
+ * The basic {@link WorkQueue}: one lock, and per-key entries threaded into an intrusive hash table
+ * ({@link EntryTable}) and two intrusive lists (the {@link ReadyList} and, with metrics, the {@link
+ * BusyList}), so a key costs one entry for as long as it is dirty or processing, and nothing else.
+ *
+ * <p>An add of a key that is already dirty, the common case when events arrive faster than workers
+ * take them, takes no lock: it finds the entry lock-free and confirms it dirty with a
+ * compare-and-set (see {@link QueueEntry#isDirtyAgain()}). Everything else runs under the lock.
  */
 final class FifoWorkQueue<K> implements WorkQueue<K> {
 
@@ -29,13 +31,14 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   /** Null when the queue has no metrics: then no clock is read on the hot path. */
   private final QueueMetrics metrics;
 
-  // All fields below are guarded by lock. Invariants:
-  // - entries maps exactly the keys that are dirty, processing, or both.
+  // All fields below are guarded by lock (entries is also read without it, see EntryTable).
+  // Invariants:
+  // - entries holds exactly the keys that are dirty, processing, or both.
   // - an entry is in ready iff dirty && !processing.
   // - with metrics, an entry is in busy iff processing; processing counts those entries always.
   // - once shuttingDown, no key becomes dirty again; after shutDown() without drain the ready list
   //   is empty and no entry is dirty.
-  private final HashMap<K, QueueEntry<K>> entries = new HashMap<>();
+  private final EntryTable<K> entries = new EntryTable<>();
   private final ReadyList<K> ready = new ReadyList<>();
   private final BusyList<K> busy = new BusyList<>();
   private int processing;
@@ -60,20 +63,25 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   @Override
   public void add(K key) {
     Objects.requireNonNull(key, "key");
+    int hash = EntryTable.spread(key);
+    QueueEntry<K> seen = entries.find(key, hash);
+    if (seen != null && seen.isDirtyAgain()) {
+      // Dirty now: this add coalesces with the pending one, as under the lock.
+      return;
+    }
     long now = metrics == null ? 0L : clock.nanoTime();
     lock.lock();
     try {
       if (shuttingDown) {
         return;
       }
-      QueueEntry<K> entry = entries.get(key);
+      QueueEntry<K> entry = entries.find(key, hash);
       if (entry == null) {
-        entry = new QueueEntry<>(key);
-        entries.put(key, entry);
-      } else if (entry.dirty) {
+        entry = entries.insert(key, hash);
+      } else if (entry.dirty()) {
         return;
       }
-      entry.dirty = true;
+      entry.markDirty();
       entry.addedAt = now;
       if (!entry.processing) {
         pushReady(entry);
@@ -123,7 +131,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
       if (entry == null) {
         return Optional.empty();
       }
-      entry.dirty = false;
+      entry.clearDirty();
       entry.processing = true;
       processing++;
       key = entry.key;
@@ -161,7 +169,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
     long worked = 0L;
     lock.lock();
     try {
-      QueueEntry<K> entry = entries.get(key);
+      QueueEntry<K> entry = entries.find(key, EntryTable.spread(key));
       if (entry == null || !entry.processing) {
         throw new IllegalStateException("done(key) for a key that is not being processed: " + key);
       }
@@ -171,10 +179,10 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
         worked = clock.nanoTime() - entry.startedAt;
         busy.remove(entry);
       }
-      if (entry.dirty) {
+      if (entry.dirty()) {
         pushReady(entry);
       } else {
-        entries.remove(key);
+        entries.remove(entry);
         if (shuttingDown && processing == 0 && ready.isEmpty()) {
           drained.signalAll();
         }
@@ -208,10 +216,12 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
     try {
       shuttingDown = true;
       dropped = true;
-      ready.clear(entry -> entries.remove(entry.key));
-      for (QueueEntry<K> entry : entries.values()) {
-        entry.dirty = false;
-      }
+      ready.clear(
+          entry -> {
+            entry.dropDirty();
+            entries.remove(entry);
+          });
+      entries.forEach(QueueEntry::dropDirty);
       notEmpty.signalAll();
       drained.signalAll();
     } finally {
