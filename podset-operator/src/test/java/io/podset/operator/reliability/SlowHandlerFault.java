@@ -8,11 +8,12 @@ import java.util.function.Predicate;
 
 /**
  * A slow event handler, as a fault: installed as the operator controller's event filter ({@link
- * io.podset.runtime.controller.ControllerBuilder#withEventFilter}), which runs on the informers'
- * handler threads before the controller's own handlers, it passes every event but, while {@link
- * #slowDown switched on}, blocks the handler thread on some of them for a while. The pod and PodSet
- * events behind it wait in the handler's buffer: reconciles are triggered late and the expectations
- * lowered late, while the caches themselves stay current.
+ * io.podset.runtime.controller.ControllerBuilder#withEventFilter}), which runs before the
+ * controller's own handlers, it passes every event but, while {@link #slowDown switched on}, blocks
+ * on some of them for a while. The controller's handlers run inline, where the informer applies a
+ * change to its cache, so a blocked event delays that informer's cache, its other handlers and the
+ * reconciles they trigger (with handlers on threads of their own it delayed only the handlers,
+ * behind a current cache: the race that let late events meet the expectations of later creates).
  *
  * <p>{@link #stop()} releases every blocked thread at once and ends the fault. Thread-safe.
  */
