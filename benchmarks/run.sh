@@ -8,10 +8,11 @@
 #   benchmarks/run.sh --quick workqueue apiserver    only some areas (workqueue, apiserver,
 #                                                    informer, converge, latency)
 #
-# For profiling: CONVERGE_CONTENDERS="ours josdk" (LATENCY_CONTENDERS likewise) runs only those
-# contenders (the latency ones LATENCY_REPEATS times, 3 by default, order rotated each time), and
+# For profiling: CONVERGE_CONTENDERS="ours josdk" (LATENCY_CONTENDERS, INFORMER_CONTENDERS
+# likewise) runs only those contenders (the latency ones LATENCY_REPEATS times, 3 by default,
+# order rotated each time), and
 # CONTENDER_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/x.jfr" adds JVM options to every
-# contender JVM of the operator benchmarks (converge, latency).
+# contender JVM of the informer and operator benchmarks (informer, converge, latency).
 #
 # Builds what it needs with ./mvnw (package, tests skipped) and go. Progress goes to stderr, the
 # figure lines to stdout. Every server it starts listens on 127.0.0.1 only and is stopped at exit.
@@ -25,7 +26,7 @@ for arg in "$@"; do
     --full) mode=full ;;
     workqueue | apiserver | informer | converge | latency) areas+=("$arg") ;;
     -h | --help)
-      sed -n '2,12p' "$0"
+      sed -n '2,15p' "$0"
       exit 0
       ;;
     *)
@@ -56,7 +57,7 @@ if [[ $mode == quick ]]; then
   wq_adds_dedup=1000000 wq_adds_unique=300000 wq_warm=1 wq_rounds=3
   go_opts=(-count 3 -benchtime 500ms)
   api_repeats=1 api_seconds=2 api_rounds=2 api_startups=5
-  informer_sizes=(10000) informer_repeats=1
+  informer_sizes=(10000) informer_repeats=3
   converge_podsets=200 converge_repeats=1
   latency_rates=1000 latency_seconds=5 latency_repeats=${LATENCY_REPEATS:-3}
 else
@@ -134,7 +135,7 @@ start_main() {
   server_pid=$!
   exec 3>"$raw/server.in"
   local deadline=$((SECONDS + 900))
-  until grep -q '^READY ' "$server_out"; do
+  until grep -qs '^READY ' "$server_out"; do
     if ! kill -0 "$server_pid" 2>/dev/null || ((SECONDS > deadline)); then
       tail -20 "$server_out.log" >&2
       echo "server $label did not become ready" >&2
@@ -166,7 +167,7 @@ run_contender() {
   contender_pid=$!
   exec 4>"$raw/contender.in"
   local deadline=$((SECONDS + 1200))
-  until grep -q '^DONE' "$server_out"; do
+  until grep -qs '^DONE' "$server_out"; do
     if ! kill -0 "$server_pid" 2>/dev/null || ! kill -0 "$contender_pid" 2>/dev/null ||
       ((SECONDS > deadline)); then
       tail -20 "$server_out.log" "$out.log" >&2
@@ -200,15 +201,40 @@ if has_area apiserver; then
   done
 fi
 
+# Untimed full lists (one whole, one in pages of 500, as the contenders ask), so that no contender
+# pays for the server's JIT warm-up of list serialization.
+warm_lists() {
+  local url=$1/api/v1/pods page=$raw/warm-page.json token=
+  for ((w = 0; w < 2; w++)); do
+    "${pin_client[@]}" curl -sf -o /dev/null "$url"
+  done
+  while :; do
+    "${pin_client[@]}" curl -sf -o "$page" -G --data-urlencode "limit=500" \
+      ${token:+--data-urlencode "continue=$token"} "$url"
+    token=$(head -c 4096 "$page" | sed -n 's/.*"continue":"\([^"]*\)".*/\1/p')
+    [[ -n $token ]] || break
+  done
+  rm -f "$page"
+}
+
 if has_area informer; then
+  # shellcheck disable=SC2206 # INFORMER_CONTENDERS holds several names
+  informer_contenders=(${INFORMER_CONTENDERS:-ours fabric8-vertx fabric8-okhttp fabric8-jdk})
+  n_contenders=${#informer_contenders[@]}
   for pods in "${informer_sizes[@]}"; do
     label="$((pods / 1000))k"
     log "informer: seeding $pods pods"
     start_server ours --pods "$pods"
+    log "informer: warming the server with untimed lists"
+    warm_lists "$server_url"
     for ((rep = 1; rep <= informer_repeats; rep++)); do
-      for contender in ours fabric8-vertx fabric8-okhttp fabric8-jdk; do
+      # Each repeat starts with the next contender, so none is always first or always after one.
+      for ((i = 0; i < n_contenders; i++)); do
+        contender=${informer_contenders[$(((i + rep - 1) % n_contenders))]}
         log "informer: $contender syncs $pods pods (repeat $rep/$informer_repeats)"
-        "${client_java[@]}" -Xmx6g io.podset.benchmarks.informer.InformerSync \
+        # shellcheck disable=SC2086 # CONTENDER_JAVA_OPTS holds several options
+        "${client_java[@]}" -Xmx6g ${CONTENDER_JAVA_OPTS:-} \
+          io.podset.benchmarks.informer.InformerSync \
           "$contender" "$server_url" "$pods" "$label" >>"$raw/informer.txt"
       done
     done

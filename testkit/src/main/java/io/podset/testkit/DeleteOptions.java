@@ -25,7 +25,9 @@ record DeleteOptions(
   /** Parses the options of {@code request}, rejecting unknown policies and dry-run values. */
   static DeleteOptions parse(ApiRequest request) {
     JsonNode options = Json.object();
-    if (request.body().length > 0) {
+    if (request.body().length > 0 && ProtobufBodies.MEDIA_TYPE.equals(request.contentType())) {
+      options = ProtobufBodies.decode(request.body());
+    } else if (request.body().length > 0) {
       try {
         JsonNode parsed = Json.parse(request.body());
         if (parsed != null && parsed.isObject()) {

@@ -90,6 +90,10 @@ final class ObjectStore {
     listeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
+  void removeCommitListener(CommitListener listener) {
+    listeners.remove(listener);
+  }
+
   static String key(String namespace, String name) {
     return namespace == null || namespace.isEmpty() ? name : namespace + "/" + name;
   }

@@ -37,17 +37,31 @@ final class ObjectWrites {
     this.random = Objects.requireNonNull(random, "random");
   }
 
+  /** The media types an object body may come in. */
+  static final String OBJECT_MEDIA_TYPES =
+      "application/json, application/yaml, " + ProtobufBodies.MEDIA_TYPE;
+
+  static final String PATCH_MEDIA_TYPES =
+      "application/json-patch+json, application/merge-patch+json, "
+          + "application/strategic-merge-patch+json, "
+          + "application/apply-patch+yaml";
+
   static ObjectNode parseObject(ApiRequest request) {
     String type = request.contentType();
-    if (type != null
-        && !type.equals("application/json")
-        && !type.equals("*/*")
-        && !type.endsWith("+json")) {
-      throw StatusError.unsupportedMediaType(type);
-    }
     JsonNode node;
     try {
-      node = Json.parse(request.body());
+      if (type == null
+          || type.equals("application/json")
+          || type.equals("*/*")
+          || type.endsWith("+json")) {
+        node = Json.parse(request.body());
+      } else if (type.equals("application/yaml")) {
+        node = YAML.readTree(request.body());
+      } else if (type.equals(ProtobufBodies.MEDIA_TYPE)) {
+        return ProtobufBodies.decode(request.body());
+      } else {
+        throw StatusError.unsupportedMediaType(type, OBJECT_MEDIA_TYPES);
+      }
     } catch (IOException e) {
       throw StatusError.badRequest(
           "the body of the request could not be decoded: " + e.getMessage());
@@ -379,7 +393,7 @@ final class ObjectWrites {
   static JsonNode parsePatch(ResourceType type, ApiRequest request) {
     String contentType = request.contentType();
     if (contentType == null) {
-      throw StatusError.unsupportedMediaType(null);
+      throw StatusError.unsupportedMediaType(null, PATCH_MEDIA_TYPES);
     }
     switch (contentType) {
       case "application/json-patch+json", "application/merge-patch+json" -> {}
@@ -396,10 +410,11 @@ final class ObjectWrites {
       }
       case "application/strategic-merge-patch+json" -> {
         if (type.custom()) {
-          throw StatusError.unsupportedMediaType(contentType);
+          throw StatusError.unsupportedMediaType(
+              contentType, "application/json-patch+json, application/merge-patch+json, " + APPLY);
         }
       }
-      default -> throw StatusError.unsupportedMediaType(contentType);
+      default -> throw StatusError.unsupportedMediaType(contentType, PATCH_MEDIA_TYPES);
     }
     try {
       JsonNode patch = Json.parse(request.body());

@@ -1,16 +1,19 @@
 package io.podset.testkit;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * A minimal OpenAPI v3 surface: the index at {@code /openapi/v3} and, per group/version, the create
- * and patch operations with their query parameters and group/version/kind. It exists so that
- * kubectl sees {@code fieldValidation} support and leaves validation to the server; it carries no
- * schemas.
+ * and patch operations with their query parameters and group/version/kind, so that kubectl sees
+ * {@code fieldValidation} support and leaves validation to the server. Custom resources also get
+ * their CRD's schema as a component (what {@code kubectl explain} reads); built-in kinds have none.
  */
 final class OpenApiDocuments {
 
@@ -66,8 +69,52 @@ final class OpenApiDocuments {
       paths.putObject(collection).set("post", operation("create" + type.kind(), gvk));
       paths.putObject(collection + "/{name}").set("patch", operation("patch" + type.kind(), gvk));
     }
-    doc.putObject("components").putObject("schemas");
+    ObjectNode schemas = doc.putObject("components").putObject("schemas");
+    for (ResourceType type : types) {
+      if (type.rules() instanceof SchemaRules rules && rules.schema() != null) {
+        schemas.set(schemaName(type), customResourceSchema(type, rules.schema()));
+      }
+    }
     return doc;
+  }
+
+  // As kube-apiserver names them: the group's labels reversed, then version and kind.
+  private static String schemaName(ResourceType type) {
+    List<String> labels = new ArrayList<>(List.of(type.group().split("\\.")));
+    Collections.reverse(labels);
+    return String.join(".", labels) + "." + type.version() + "." + type.kind();
+  }
+
+  private static ObjectNode customResourceSchema(ResourceType type, JsonNode crdSchema) {
+    ObjectNode schema = crdSchema.deepCopy();
+    ObjectNode properties = Json.child(schema, "properties");
+    if (!properties.has("apiVersion")) {
+      properties
+          .putObject("apiVersion")
+          .put("type", "string")
+          .put(
+              "description",
+              "APIVersion defines the versioned schema of this representation of an object.");
+    }
+    if (!properties.has("kind")) {
+      properties
+          .putObject("kind")
+          .put("type", "string")
+          .put(
+              "description",
+              "Kind is a string value representing the REST resource this object represents.");
+    }
+    if (!properties.has("metadata")) {
+      properties
+          .putObject("metadata")
+          .put("type", "object")
+          .put("description", "Standard object's metadata.");
+    }
+    ObjectNode gvk = schema.putArray("x-kubernetes-group-version-kind").addObject();
+    gvk.put("group", type.group());
+    gvk.put("kind", type.kind());
+    gvk.put("version", type.version());
+    return schema;
   }
 
   private static ObjectNode operation(String id, ObjectNode gvk) {

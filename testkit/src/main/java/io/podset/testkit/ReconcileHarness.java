@@ -29,10 +29,12 @@ import java.util.function.UnaryOperator;
  * }
  * }</pre>
  *
- * <p>Quiet means: no reconcile running, and none started or finished during the quiet period
- * (default 300 ms of real time), counted from the call at the earliest. A requeue scheduled further
- * out than the quiet period is not waited for. Writes are the journal's write requests in the
- * window, whoever made them (the simulated kubelet's are not requests).
+ * <p>Quiet means: no reconcile running, every informer of the harness has received every change the
+ * server committed in its resource, namespace and selectors (so an event still on its way is waited
+ * for however slow the machine), and no reconcile started or finished during the quiet period
+ * (default 300 ms of real time) since then, counted from the call at the earliest. A requeue
+ * scheduled further out than the quiet period is not waited for. Writes are the journal's write
+ * requests in the window, whoever made them (the simulated kubelet's are not requests).
  *
  * <p>Thread-safe.
  */
@@ -65,9 +67,13 @@ public final class ReconcileHarness implements AutoCloseable {
 
   private final FakeApiServer server;
   private final KubernetesClient client;
+  private static final long CATCH_UP_POLL_NANOS = 5_000_000;
+
   private final SharedInformerFactory informers;
   private final Controller controller;
   private final Duration quietPeriod;
+  // Null when the server is not the testkit's own (nothing to compare the caches with).
+  private final InformerCatchUp catchUp;
   private final Object lock = new Object();
   // Guarded by lock: reconciles in progress, and every reconcile and error since the last report.
   private int running;
@@ -81,7 +87,14 @@ public final class ReconcileHarness implements AutoCloseable {
     this.server = b.server;
     this.quietPeriod = b.quietPeriod;
     this.client = server.newClient();
-    this.informers = SharedInformerFactory.create(client);
+    if (server instanceof VertxFakeApiServer fake) {
+      this.catchUp = new InformerCatchUp(fake);
+      fake.store().addCommitListener(catchUp);
+      this.informers = new TrackingInformerFactory(SharedInformerFactory.create(client), catchUp);
+    } else {
+      this.catchUp = null;
+      this.informers = SharedInformerFactory.create(client);
+    }
     Reconciler reconciler = b.reconciler.apply(client, informers);
     Objects.requireNonNull(reconciler, "the reconciler factory returned null");
     Reconciler observed =
@@ -140,11 +153,19 @@ public final class ReconcileHarness implements AutoCloseable {
     RequestJournal.Mark mark;
     synchronized (lock) {
       mark = windowStart;
+      boolean caughtUp = catchUp == null || catchUp.caughtUp();
       while (true) {
         long now = System.nanoTime();
+        if (!caughtUp && (catchUp.caughtUp())) {
+          // The last change just reached the caches: its handlers and worker get a full period.
+          caughtUp = true;
+          lastActivityNanos = Math.max(lastActivityNanos, now);
+        } else if (caughtUp && catchUp != null && !catchUp.caughtUp()) {
+          caughtUp = false;
+        }
         // Changes made just before this call need time to reach the controller.
         long quietFor = now - Math.max(lastActivityNanos, start);
-        if (running == 0 && quietFor >= quietPeriod.toNanos()) {
+        if (running == 0 && caughtUp && quietFor >= quietPeriod.toNanos()) {
           quiet = true;
           break;
         }
@@ -152,7 +173,14 @@ public final class ReconcileHarness implements AutoCloseable {
           quiet = false;
           break;
         }
-        long wait = running > 0 ? end - now : Math.min(end - now, quietPeriod.toNanos() - quietFor);
+        long wait;
+        if (running > 0) {
+          wait = end - now;
+        } else if (!caughtUp) {
+          wait = Math.min(end - now, CATCH_UP_POLL_NANOS); // caches do not notify this lock
+        } else {
+          wait = Math.min(end - now, quietPeriod.toNanos() - quietFor);
+        }
         try {
           lock.wait(Math.max(1, wait / 1_000_000), 0);
         } catch (InterruptedException e) {
@@ -186,6 +214,9 @@ public final class ReconcileHarness implements AutoCloseable {
   /** Stops the controller, its informers and its client. */
   @Override
   public void close() {
+    if (catchUp != null) {
+      ((VertxFakeApiServer) server).store().removeCommitListener(catchUp);
+    }
     try {
       controller.close();
     } finally {

@@ -21,6 +21,11 @@ final class SchemaRules implements TypeRules {
     this.schema = schema == null || schema.isMissingNode() ? null : schema.deepCopy();
   }
 
+  /** The CRD version's {@code openAPIV3Schema} (not to be modified), or null when it has none. */
+  JsonNode schema() {
+    return schema;
+  }
+
   @Override
   public void applyDefaults(ObjectNode object) {
     prune(object, new ArrayList<>());

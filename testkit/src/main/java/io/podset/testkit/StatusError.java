@@ -148,12 +148,12 @@ final class StatusError extends RuntimeException {
     return new StatusError(405, "MethodNotAllowed", message, null);
   }
 
-  static StatusError unsupportedMediaType(String contentType) {
+  static StatusError unsupportedMediaType(String contentType, String accepted) {
     return new StatusError(
         415,
         "UnsupportedMediaType",
         "the body of the request was in an unknown format - accepted media types include: "
-            + "application/json-patch+json, application/merge-patch+json"
+            + accepted
             + (contentType == null ? "" : " (got " + contentType + ")"),
         null);
   }

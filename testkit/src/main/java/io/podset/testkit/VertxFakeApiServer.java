@@ -208,6 +208,10 @@ final class VertxFakeApiServer implements FakeApiServer {
     return registry;
   }
 
+  ObjectStore store() {
+    return store;
+  }
+
   @Override
   public URI url() {
     return url;

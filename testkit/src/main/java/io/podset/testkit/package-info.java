@@ -14,6 +14,12 @@
  *       containers, CRD definitions, OpenAPI schemas), 400 BadRequest (malformed bodies, selectors,
  *       query values, strict field validation), 405, 410 Expired, 415, 504 for a future
  *       resourceVersion.
+ *   <li>Request bodies in JSON, YAML or, for built-in kinds, Kubernetes protobuf (what {@code
+ *       kubectl create namespace|configmap|secret|deployment|...} sends), read through the
+ *       Kubernetes 1.34 {@code generated.proto} schemas and stored as the JSON the API server would
+ *       write, except that zero numbers and {@code false} the client sent are kept (the encoding
+ *       cannot tell them from unset); a protobuf field unknown to 1.34 is a 400, never dropped.
+ *       Responses are always JSON.
  *   <li>Watches over chunked HTTP and WebSocket: synthetic ADDED for RV unset or "0", resume from a
  *       revision, selector enter/leave as ADDED/DELETED, {@code timeoutSeconds}, periodic
  *       bookmarks, an ERROR event with 410 beyond the history window, {@code sendInitialEvents}

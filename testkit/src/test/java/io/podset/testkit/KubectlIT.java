@@ -278,4 +278,65 @@ class KubectlIT {
             Stream.of(kubectl("get", "pods", "-o", "name").split("\n")).filter(l -> !l.isBlank()))
         .isEmpty();
   }
+
+  @Test
+  @Order(9)
+  void createBuiltins_kubectlSendsProtobuf_storedAsTheApiServerWouldWriteJson() {
+    // kubectl encodes built-in types as application/vnd.kubernetes.protobuf.
+    kubectl("create", "namespace", "proto");
+    kubectl(
+        "create",
+        "configmap",
+        "settings",
+        "-n",
+        "proto",
+        "--from-literal=mode=fast",
+        "--from-literal=empty=");
+    kubectl("create", "secret", "generic", "token", "-n", "proto", "--from-literal=key=s3cr3t");
+    kubectl("create", "deployment", "web", "-n", "proto", "--image=nginx:1.27", "--replicas=0");
+    kubectl("create", "service", "clusterip", "web", "-n", "proto", "--tcp=80:http");
+
+    try (var client = server.newClient()) {
+      assertThat(client.namespaces().withName("proto").get()).isNotNull();
+      var configMap = client.configMaps().inNamespace("proto").withName("settings").get();
+      assertThat(configMap.getData())
+          .containsExactlyInAnyOrderEntriesOf(Map.of("mode", "fast", "empty", ""));
+      var secret = client.secrets().inNamespace("proto").withName("token").get();
+      assertThat(
+              new String(
+                  java.util.Base64.getDecoder().decode(secret.getData().get("key")),
+                  StandardCharsets.UTF_8))
+          .isEqualTo("s3cr3t");
+      var deployment = client.apps().deployments().inNamespace("proto").withName("web").get();
+      assertThat(deployment.getSpec().getReplicas()).as("an explicit 0 is kept").isZero();
+      assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+          .isEqualTo("nginx:1.27");
+      assertThat(deployment.getMetadata().getCreationTimestamp()).isNotBlank();
+      var port =
+          client.services().inNamespace("proto").withName("web").get().getSpec().getPorts().get(0);
+      assertThat(port.getPort()).isEqualTo(80);
+      assertThat(port.getTargetPort().getStrVal())
+          .as("an int-or-string stays a string")
+          .isEqualTo("http");
+    }
+    assertThat(
+            kubectl(
+                "get",
+                "deployment",
+                "web",
+                "-n",
+                "proto",
+                "-o",
+                "jsonpath={.spec.template.spec.containers[0].image}"))
+        .isEqualTo("nginx:1.27");
+  }
+
+  @Test
+  @Order(10)
+  void explain_customResource_readsTheCrdSchemaFromOpenApi() {
+    String spec = kubectl("explain", "podsets.spec");
+    assertThat(spec).contains("KIND:       PodSet").contains("VERSION:    v1alpha1");
+    assertThat(spec).containsPattern("replicas\\s+<integer>");
+    assertThat(kubectl("explain", "ps")).containsPattern("spec\\s+<Object>").contains("metadata");
+  }
 }

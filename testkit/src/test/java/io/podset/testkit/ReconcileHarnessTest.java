@@ -147,6 +147,41 @@ class ReconcileHarnessTest {
   }
 
   @Test
+  void runUntilQuiet_watchEventLaterThanTheQuietPeriod_isWaitedFor() {
+    try (ReconcileHarness harness = harness()) {
+      harness.runUntilQuiet(Duration.ofSeconds(30));
+      // The ConfigMap's event reaches the controller 1 s after the write: more than the 300 ms
+      // quiet period, as on a loaded machine.
+      server
+          .faults()
+          .add(
+              FaultRule.match()
+                  .resource("configmaps")
+                  .inject(Fault.delayEvents(Duration.ofSeconds(1))));
+      server
+          .client()
+          .configMaps()
+          .resource(
+              new ConfigMapBuilder()
+                  .withNewMetadata()
+                  .withName("late")
+                  .endMetadata()
+                  .withData(Map.of("replicas", "2"))
+                  .build())
+          .create();
+
+      ReconcileHarness.Report report = harness.runUntilQuiet(Duration.ofSeconds(30));
+
+      assertThat(report.quiet()).isTrue();
+      assertThat(report.reconciles()).contains(new Request("default", "late"));
+      assertThat(report.writes())
+          .filteredOn(r -> "pods".equals(r.resource()) && r.status() == 201)
+          .hasSize(2);
+      assertThat(report.elapsed()).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+    }
+  }
+
+  @Test
   void snapshotRestore_bringsBackObjectsAsOrdinaryChanges() {
     KubernetesClient client = server.client();
     ConfigMap a =

@@ -27,8 +27,10 @@ import java.util.function.IntSupplier;
  * <p>Usage: {@code InformerSync <contender> <server url> <pods> <label>}, contender one of {@code
  * ours} (our informer, fabric8's Vert.x backend underneath), {@code fabric8-vertx}, {@code
  * fabric8-okhttp}, {@code fabric8-jdk}. Prints figures {@code informer.sync_time.<label>} (ms),
- * {@code informer.retained_per_object.<label>} (B/object) and {@code informer.peak_heap.<label>}
- * (MB). Retained heap is what the whole JVM keeps after the sync minus what it kept before, so the
+ * {@code informer.sync_cpu.<label>} (ms of CPU used by the whole JVM during the sync, JIT and GC
+ * included: less sensitive than wall time to other load on a shared machine), {@code
+ * informer.retained_per_object.<label>} (B/object) and {@code informer.peak_heap.<label>} (MB).
+ * Retained heap is what the whole JVM keeps after the sync minus what it kept before, so the
  * client's own buffers count too. Peak heap is the sum of the heap pools' peaks. Neither client has
  * a client-side rate limit in this configuration.
  */
@@ -70,6 +72,7 @@ public final class InformerSync {
         new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(backend).build()) {
       long baseline = usedAfterGc();
       resetPeaks();
+      long startCpu = processCpuNanos();
       long start = System.nanoTime();
       AutoCloseable informer;
       IntSupplier size;
@@ -86,6 +89,7 @@ public final class InformerSync {
         size = () -> pods.getStore().list().size();
       }
       double syncMillis = (System.nanoTime() - start) / 1e6;
+      double cpuMillis = (processCpuNanos() - startCpu) / 1e6;
       long peak = peakHeap();
       int cached = size.getAsInt();
       if (cached != expected) {
@@ -97,6 +101,7 @@ public final class InformerSync {
       int stillCached = size.getAsInt();
       informer.close();
       print("informer.sync_time." + label, contender, syncMillis, "ms");
+      print("informer.sync_cpu." + label, contender, cpuMillis, "ms");
       print(
           "informer.retained_per_object." + label,
           contender,
@@ -108,6 +113,15 @@ public final class InformerSync {
 
   private static void print(String figure, String contender, double value, String unit) {
     System.out.println(new ResultLine(figure, contender, value, unit).format());
+  }
+
+  /** CPU time of the whole JVM (every thread: client, JIT compilers, GC) so far. */
+  private static long processCpuNanos() {
+    if (ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
+      return os.getProcessCpuTime();
+    }
+    throw new IllegalStateException("this JVM does not report its process CPU time");
   }
 
   /** Heap in use after full collections, once it stops shrinking. */

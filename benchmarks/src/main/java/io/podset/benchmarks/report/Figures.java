@@ -23,6 +23,8 @@ final class Figures {
               "apiserver.watch_events_fabric8",
               "events delivered to 100 fabric8 watchers (client-bound), 300 creates"),
           Map.entry("informer.sync_time", "pod informer start to synced, fresh JVM"),
+          Map.entry(
+              "informer.sync_cpu", "CPU used by the contender JVM from start to synced, JIT/GC in"),
           Map.entry("informer.retained_per_object", "heap retained per cached pod after full GC"),
           Map.entry("informer.peak_heap", "peak heap during the initial sync"),
           Map.entry(

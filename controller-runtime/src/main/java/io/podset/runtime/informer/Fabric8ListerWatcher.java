@@ -18,7 +18,8 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * A {@link ListerWatcher} over fabric8's low-level list and watch calls.
+ * A {@link ListerWatcher} over fabric8's low-level watch call, and either fabric8's list call or an
+ * {@link HttpListPager} for lists.
  *
  * <p>The watch side runs on a client derived with {@code watchReconnectLimit=0}, so fabric8 does
  * not silently reconnect: every end of a watch reaches the reflector, which decides how to recover
@@ -31,20 +32,37 @@ final class Fabric8ListerWatcher<T extends HasMetadata> implements ListerWatcher
   /** How early before the requested timeout a server-side end still counts as the timeout. */
   private static final Duration TIMEOUT_SLACK = Duration.ofSeconds(2);
 
-  private final Function<ListOptions, ? extends KubernetesResourceList<T>> lister;
+  private final Pager<T> pager;
   private final BiFunction<ListOptions, Watcher<T>, Watch> watcher;
   private final String labelSelector;
   private final String fieldSelector;
   private final Clock clock;
   private final String description;
 
+  /** Where pages come from: fabric8's list call, or an {@link HttpListPager}. */
+  interface Pager<T extends HasMetadata> {
+    ListPage<T> list(ListRequest request);
+
+    /** The continuation of the last page will not be asked for. */
+    default void abandon() {}
+  }
+
+  /** Pages from fabric8's list call, with the options' selectors. */
+  static <T extends HasMetadata> Pager<T> listCall(
+      Function<ListOptions, ? extends KubernetesResourceList<T>> lister, InformerOptions options) {
+    Objects.requireNonNull(lister, "lister");
+    Objects.requireNonNull(options, "options");
+    return request -> page(lister.apply(listOptions(request, options)));
+  }
+
+  /** Lists through {@code pager}, which applies the selectors itself. */
   Fabric8ListerWatcher(
-      Function<ListOptions, ? extends KubernetesResourceList<T>> lister,
+      Pager<T> pager,
       BiFunction<ListOptions, Watcher<T>, Watch> watcher,
       InformerOptions options,
       Clock clock,
       String description) {
-    this.lister = Objects.requireNonNull(lister, "lister");
+    this.pager = Objects.requireNonNull(pager, "pager");
     this.watcher = Objects.requireNonNull(watcher, "watcher");
     this.labelSelector = options.labelSelector();
     this.fieldSelector = options.fieldSelector();
@@ -54,7 +72,15 @@ final class Fabric8ListerWatcher<T extends HasMetadata> implements ListerWatcher
 
   @Override
   public ListPage<T> list(ListRequest request) {
-    KubernetesResourceList<T> list = lister.apply(listOptions(request));
+    return pager.list(request);
+  }
+
+  @Override
+  public void abandonList() {
+    pager.abandon();
+  }
+
+  private static <T extends HasMetadata> ListPage<T> page(KubernetesResourceList<T> list) {
     ListMeta meta = list.getMetadata();
     List<T> items = list.getItems() == null ? List.of() : list.getItems();
     return new ListPage<>(
@@ -78,7 +104,7 @@ final class Fabric8ListerWatcher<T extends HasMetadata> implements ListerWatcher
     return description;
   }
 
-  ListOptions listOptions(ListRequest request) {
+  static ListOptions listOptions(ListRequest request, InformerOptions selectors) {
     ListOptions options = new ListOptions();
     options.setLimit(request.limit());
     if (request.continueToken() != null && !request.continueToken().isEmpty()) {
@@ -86,8 +112,8 @@ final class Fabric8ListerWatcher<T extends HasMetadata> implements ListerWatcher
     } else if (!request.resourceVersion().isEmpty()) {
       options.setResourceVersion(request.resourceVersion());
     }
-    options.setLabelSelector(labelSelector);
-    options.setFieldSelector(fieldSelector);
+    options.setLabelSelector(selectors.labelSelector());
+    options.setFieldSelector(selectors.fieldSelector());
     return options;
   }
 

@@ -34,6 +34,13 @@ public interface ListerWatcher<T extends HasMetadata> {
    */
   WatchHandle watch(WatchRequest request, WatchListener<T> listener);
 
+  /**
+   * Tells that the continuation of the page listed last will not be asked for (the list stopped
+   * half-way); an implementation that requested the next page ahead releases it. Does nothing by
+   * default.
+   */
+  default void abandonList() {}
+
   /** A short description for logs, like {@code "v1/pods in namespace default"}. */
   String description();
 }

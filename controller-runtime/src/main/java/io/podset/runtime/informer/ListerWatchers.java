@@ -31,6 +31,12 @@ public final class ListerWatchers {
    * Lists and watches a typed resource (built-in or a custom resource class), in {@code
    * options.namespace()} or all namespaces, with the options' label and field selectors.
    *
+   * <p>Lists go straight through the client's HTTP client: each page is decoded as it streams in,
+   * the next page is requested as soon as the continue token is known (so the server prepares it
+   * while this page is decoded), and with the default transform ({@link
+   * InformerOptions#stripManagedFields()}) the managed fields of listed objects are skipped rather
+   * than decoded and then dropped.
+   *
    * @throws IllegalArgumentException if a namespace is given for a cluster-scoped type
    */
   public static <T extends HasMetadata> ListerWatcher<T> forResource(
@@ -45,10 +51,52 @@ public final class ListerWatchers {
               + "' given for cluster-scoped type "
               + type.getName());
     }
-    String description =
-        describe(HasMetadata.getApiVersion(type), HasMetadata.getKind(type), options);
-    return create(
-        client.resources(type), watchClient(client).resources(type), options, clock, description);
+    String apiVersion = HasMetadata.getApiVersion(type);
+    String description = describe(apiVersion, HasMetadata.getKind(type), options);
+    var watchOp = watchClient(client).resources(type);
+    var watcher =
+        options.namespace() == null
+            ? watchOp.inAnyNamespace()
+            : watchOp.inNamespace(options.namespace());
+    HttpListPager<T> pager =
+        new HttpListPager<>(
+            client.getHttpClient(),
+            collectionUrl(
+                client,
+                HasMetadata.getGroup(type),
+                HasMetadata.getVersion(type),
+                HasMetadata.getPlural(type),
+                Namespaced.class.isAssignableFrom(type) ? options.namespace() : null),
+            apiVersion,
+            options.labelSelector(),
+            options.fieldSelector(),
+            client.getConfiguration().getRequestTimeout(),
+            client.getKubernetesSerialization(),
+            type,
+            options.transform() == InformerOptions.stripManagedFields());
+    return new Fabric8ListerWatcher<>(pager, watcher::watch, options, clock, description);
+  }
+
+  /**
+   * {@code <master>/api/v1[/namespaces/<ns>]/<plural>} for the core group, {@code
+   * <master>/apis/<group>/<version>[/namespaces/<ns>]/<plural>} otherwise.
+   */
+  static String collectionUrl(
+      KubernetesClient client, String group, String version, String plural, String namespace) {
+    String master = client.getMasterUrl().toString();
+    StringBuilder sb = new StringBuilder(master);
+    if (!master.endsWith("/")) {
+      sb.append('/');
+    }
+    if (group == null || group.isEmpty()) {
+      sb.append("api/").append(version);
+    } else {
+      sb.append("apis/").append(group).append('/').append(version);
+    }
+    if (namespace != null) {
+      sb.append("/namespaces/").append(namespace);
+    }
+    return sb.append('/').append(plural).toString();
   }
 
   /**
@@ -107,11 +155,21 @@ public final class ListerWatchers {
     if (namespace == null) {
       var lister = listOp.inAnyNamespace();
       var watcher = watchOp.inAnyNamespace();
-      return new Fabric8ListerWatcher<>(lister::list, watcher::watch, options, clock, description);
+      return new Fabric8ListerWatcher<>(
+          Fabric8ListerWatcher.listCall(lister::list, options),
+          watcher::watch,
+          options,
+          clock,
+          description);
     }
     var lister = listOp.inNamespace(namespace);
     var watcher = watchOp.inNamespace(namespace);
-    return new Fabric8ListerWatcher<>(lister::list, watcher::watch, options, clock, description);
+    return new Fabric8ListerWatcher<>(
+        Fabric8ListerWatcher.listCall(lister::list, options),
+        watcher::watch,
+        options,
+        clock,
+        description);
   }
 
   /**

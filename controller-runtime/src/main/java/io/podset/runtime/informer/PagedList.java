@@ -48,6 +48,12 @@ final class PagedList<T extends HasMetadata> {
       listVersion = page.resourceVersion();
       continueToken = page.hasMore() ? page.continueToken() : null;
     } while (continueToken != null && !stopped.getAsBoolean());
-    return stopped.getAsBoolean() ? null : new Result<>(items, listVersion);
+    if (stopped.getAsBoolean()) {
+      if (continueToken != null) {
+        listerWatcher.abandonList();
+      }
+      return null;
+    }
+    return new Result<>(items, listVersion);
   }
 }

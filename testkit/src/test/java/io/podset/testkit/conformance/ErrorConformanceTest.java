@@ -214,6 +214,25 @@ class ErrorConformanceTest extends ConformanceTestBase {
   }
 
   @Test
+  void create_yamlBody_isAccepted_unknownMediaType_is415NamingTheAcceptedOnes() {
+    Raw yaml =
+        raw(
+            "POST",
+            "/api/v1/namespaces/default/configmaps",
+            "application/yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: b\n",
+            Map.of());
+    assertThat(yaml.code()).isEqualTo(201);
+    assertThat(yaml.body().at("/data/a").asText()).isEqualTo("b");
+
+    Raw xml =
+        raw("POST", "/api/v1/namespaces/default/configmaps", "application/xml", "<x/>", Map.of());
+    assertThat(xml.code()).isEqualTo(415);
+    assertThat(xml.body().path("message").asText())
+        .contains("application/json, application/yaml, application/vnd.kubernetes.protobuf");
+  }
+
+  @Test
   void create_malformedBody_is400() {
     Raw raw = raw("POST", widgetsPath(), "application/json", "{not json", Map.of());
     assertThat(raw.code()).isEqualTo(400);

@@ -1,0 +1,271 @@
+package io.podset.runtime.informer;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.fabric8.kubernetes.api.model.DefaultKubernetesResourceList;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.ListMeta;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.lang.reflect.Type;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Lists pages over fabric8's HTTP client with the client's own serialization, sending the request
+ * for the next page as soon as the page's continue token has been decoded ({@link ListBodyFilter}),
+ * before its items.
+ *
+ * <p>The API server writes a list's {@code metadata} (with the continue token) before its {@code
+ * items}, so the server prepares and sends page k+1 while this client decodes page k: the two
+ * overlap instead of taking turns. The request sent ahead serves the next {@link #list} call if
+ * that call asks for exactly that continuation (same token and limit); any other call, a failed
+ * page or {@link #abandon()} drops it (its response is ignored). Failures are those of fabric8's
+ * own list call: a {@link KubernetesClientException} with the HTTP code and the server's Status
+ * (410 for an expired continue token), or one with code 0 for a connection that failed or broke.
+ *
+ * <p>Thread-safe; one list (a chain of pages) at a time is what it is built for.
+ */
+final class HttpListPager<T extends HasMetadata> implements Fabric8ListerWatcher.Pager<T> {
+
+  private final HttpClient http;
+  private final String collectionUrl;
+  private final String apiVersion;
+  private final String labelSelector;
+  private final String fieldSelector;
+  private final long timeoutMillis;
+  private final KubernetesSerialization serialization;
+  private final TypeReference<KubernetesResourceList<T>> listType;
+  private final boolean dropManagedFields;
+
+  private final Object lock = new Object();
+  // Guarded by lock: the request sent for the page expected next, or null.
+  private Ahead ahead;
+
+  /** A request sent before anyone asked for it, and its response to come. */
+  private record Ahead(ListRequest request, CompletableFuture<HttpResponse<byte[]>> response) {}
+
+  /**
+   * @param http the client's HTTP client (its interceptors add authentication)
+   * @param collectionUrl the URL of the collection, without a query ({@code
+   *     https://host/api/v1/namespaces/ns/pods})
+   * @param apiVersion set on items that come without one (as fabric8's list does)
+   * @param labelSelector label selector, or null
+   * @param fieldSelector field selector, or null
+   * @param timeoutMillis request timeout; zero or less for the client's default
+   * @param serialization the client's, to decode pages with
+   * @param type the item type
+   * @param dropManagedFields whether listed objects' managed fields are replaced by null before
+   *     decoding (see {@link ListBodyFilter}): for the default transform, which drops them anyway
+   */
+  HttpListPager(
+      HttpClient http,
+      String collectionUrl,
+      String apiVersion,
+      String labelSelector,
+      String fieldSelector,
+      long timeoutMillis,
+      KubernetesSerialization serialization,
+      Class<T> type,
+      boolean dropManagedFields) {
+    this.http = Objects.requireNonNull(http, "http");
+    this.collectionUrl = Objects.requireNonNull(collectionUrl, "collectionUrl");
+    this.apiVersion = Objects.requireNonNull(apiVersion, "apiVersion");
+    this.labelSelector = labelSelector;
+    this.fieldSelector = fieldSelector;
+    this.timeoutMillis = timeoutMillis;
+    this.serialization = Objects.requireNonNull(serialization, "serialization");
+    Type listOfT =
+        serialization.constructParametricType(
+            DefaultKubernetesResourceList.class, Objects.requireNonNull(type, "type"));
+    this.listType =
+        new TypeReference<>() {
+          @Override
+          public Type getType() {
+            return listOfT;
+          }
+        };
+    this.dropManagedFields = dropManagedFields;
+  }
+
+  /**
+   * Lists one page; blocks until it is decoded.
+   *
+   * @throws KubernetesClientException as described on the type
+   */
+  @Override
+  public ListPage<T> list(ListRequest request) {
+    Objects.requireNonNull(request, "request");
+    CompletableFuture<HttpResponse<byte[]>> pending = claim(request);
+    if (pending == null) {
+      pending = send(request);
+    }
+    boolean decoded = false;
+    try {
+      HttpResponse<byte[]> response = await(pending);
+      byte[] body = response.body() == null ? new byte[0] : response.body();
+      if (!response.isSuccessful()) {
+        throw failure(response.code(), body);
+      }
+      ListPage<T> page = decode(new ByteArrayInputStream(body), request);
+      decoded = true;
+      return page;
+    } finally {
+      if (!decoded) {
+        abandon();
+      }
+    }
+  }
+
+  /**
+   * Drops the request sent ahead, if any: its response is ignored (the HTTP client reads it whole
+   * all the same, which keeps its connection usable).
+   */
+  @Override
+  public void abandon() {
+    synchronized (lock) {
+      ahead = null;
+    }
+  }
+
+  /** Whether a request for the next page is out (for tests). */
+  boolean hasRequestAhead() {
+    synchronized (lock) {
+      return ahead != null;
+    }
+  }
+
+  /** Takes the response sent ahead if it is the one {@code request} asks for; drops it if not. */
+  private CompletableFuture<HttpResponse<byte[]>> claim(ListRequest request) {
+    Ahead taken;
+    synchronized (lock) {
+      taken = ahead;
+      ahead = null;
+    }
+    if (taken == null) {
+      return null;
+    }
+    // A response not asked for is ignored.
+    return taken.request().equals(request) ? taken.response() : null;
+  }
+
+  private void sendAhead(ListRequest current, String continueToken) {
+    if (continueToken == null || continueToken.isEmpty()) {
+      return;
+    }
+    ListRequest next = new ListRequest("", current.limit(), continueToken);
+    CompletableFuture<HttpResponse<byte[]>> response = send(next);
+    synchronized (lock) {
+      ahead = new Ahead(next, response);
+    }
+  }
+
+  private CompletableFuture<HttpResponse<byte[]>> send(ListRequest request) {
+    HttpRequest.Builder builder =
+        http.newHttpRequestBuilder()
+            .uri(URI.create(url(request)))
+            .header("Accept", "application/json");
+    if (timeoutMillis > 0) {
+      builder.timeout(timeoutMillis, TimeUnit.MILLISECONDS);
+    }
+    return http.sendAsync(builder.build(), byte[].class);
+  }
+
+  /** The page's URL: limit, then the continue token or else the resourceVersion, then selectors. */
+  String url(ListRequest request) {
+    StringBuilder sb = new StringBuilder(collectionUrl).append("?limit=").append(request.limit());
+    if (request.continueToken() != null && !request.continueToken().isEmpty()) {
+      sb.append("&continue=").append(encode(request.continueToken()));
+    } else if (!request.resourceVersion().isEmpty()) {
+      sb.append("&resourceVersion=").append(encode(request.resourceVersion()));
+    }
+    if (labelSelector != null) {
+      sb.append("&labelSelector=").append(encode(labelSelector));
+    }
+    if (fieldSelector != null) {
+      sb.append("&fieldSelector=").append(encode(fieldSelector));
+    }
+    return sb.toString();
+  }
+
+  private ListPage<T> decode(InputStream body, ListRequest request) {
+    ListBodyFilter filtered =
+        new ListBodyFilter(body, dropManagedFields, token -> sendAhead(request, token));
+    KubernetesResourceList<T> list = serialization.unmarshal(filtered, listType);
+    if (list == null) {
+      throw new KubernetesClientException("list of " + collectionUrl + ": empty body");
+    }
+    List<T> items = list.getItems() == null ? List.of() : list.getItems();
+    for (T item : items) {
+      String itemVersion = item.getApiVersion();
+      if (itemVersion == null || itemVersion.isEmpty()) {
+        item.setApiVersion(apiVersion);
+      }
+    }
+    ListMeta meta = list.getMetadata();
+    return new ListPage<>(
+        items,
+        meta == null ? null : meta.getResourceVersion(),
+        meta == null ? null : meta.getContinue());
+  }
+
+  /** The server's Status if the body is one, else a Status made from the code and the body. */
+  private KubernetesClientException failure(int code, byte[] body) {
+    String text = new String(body, StandardCharsets.UTF_8);
+    Status status = null;
+    try {
+      Status parsed = serialization.unmarshal(text, Status.class);
+      if (parsed != null && "Status".equals(parsed.getKind())) {
+        status = parsed;
+      }
+    } catch (RuntimeException e) {
+      // not a Status: described from the code and the text below
+    }
+    if (status == null) {
+      status = new StatusBuilder().withCode(code).withMessage(text).build();
+    }
+    if (status.getCode() == null) {
+      status.setCode(code);
+    }
+    String message =
+        "Failure executing: GET at: "
+            + collectionUrl
+            + ". Message: "
+            + (status.getMessage() == null ? text : status.getMessage())
+            + ".";
+    return new KubernetesClientException(message, code, status);
+  }
+
+  private HttpResponse<byte[]> await(CompletableFuture<HttpResponse<byte[]>> pending) {
+    try {
+      return pending.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KubernetesClientException("list of " + collectionUrl + " interrupted", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      if (cause instanceof KubernetesClientException k) {
+        throw k;
+      }
+      throw new KubernetesClientException(
+          "list of " + collectionUrl + " failed: " + cause.getMessage(), cause);
+    }
+  }
+
+  private static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
+  }
+}

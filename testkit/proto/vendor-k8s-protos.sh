@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Copies the Kubernetes API's protobuf definitions (k8s.io/api, the apimachinery types they use,
+# apiextensions v1) into testkit/src/main/protobuf, comment lines dropped (they are the Go types'
+# documentation, 80% of the bytes). The testkit's build compiles them into a descriptor set so
+# the fake server can read protobuf request bodies (kubectl sends them for built-in types).
+# Needs Go and the Go module proxy; run it only to move to another Kubernetes version.
+set -euo pipefail
+version="${1:-v0.34.4}"
+out="$(cd "$(dirname "$0")/.." && pwd)/src/main/protobuf"
+rm -rf "$out/k8s.io"
+copy() { # module, path inside the module (a generated.proto)
+  local dir
+  dir="$(cd /tmp && go mod download -json "$1@$version" | sed -n 's/.*"Dir": "\(.*\)",/\1/p')"
+  mkdir -p "$out/$1/$(dirname "$2")"
+  grep -v '^\s*//' "$dir/$2" | cat -s >"$out/$1/$2"
+}
+api_dir="$(cd /tmp && go mod download -json "k8s.io/api@$version" | sed -n 's/.*"Dir": "\(.*\)",/\1/p')"
+(cd "$api_dir" && find . -name generated.proto | sed 's|^\./||' | sort) | while read -r p; do
+  copy k8s.io/api "$p"
+done
+for p in pkg/util/intstr pkg/runtime/schema pkg/runtime pkg/api/resource pkg/apis/meta/v1; do
+  copy k8s.io/apimachinery "$p/generated.proto"
+done
+copy k8s.io/apiextensions-apiserver pkg/apis/apiextensions/v1/generated.proto
+echo "vendored Kubernetes $version protos into $out"
