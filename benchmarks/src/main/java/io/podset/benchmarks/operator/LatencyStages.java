@@ -105,6 +105,16 @@ final class LatencyStages {
       tail.append(String.format(Locale.ROOT, " %s=%.2f", names.get(s - 1), share[s] / (n - from)));
     }
     lines.add(tail.toString());
+    // When the slowest were sent (wall clock), to line them up with GC logs and the like.
+    StringBuilder when = new StringBuilder("slowest 1% sent at (epoch ms, first..last):");
+    long earliest = Long.MAX_VALUE;
+    long latest = Long.MIN_VALUE;
+    for (int i = from; i < n; i++) {
+      earliest = Math.min(earliest, complete.get(i)[0]);
+      latest = Math.max(latest, complete.get(i)[0]);
+    }
+    when.append(' ').append(earliest / 1000).append("..").append(latest / 1000);
+    lines.add(when.toString());
     return lines;
   }
 }
