@@ -121,7 +121,10 @@ final class PlanExecutor implements AutoCloseable {
               i -> {
                 try {
                   Pod written = client.pods().inNamespace(namespace).resource(pod).create();
-                  expectations.created(key, written.getMetadata().getResourceVersion());
+                  expectations.created(
+                      key,
+                      written.getMetadata().getUid(),
+                      written.getMetadata().getResourceVersion());
                   created.add(written.getMetadata().getName());
                   return null;
                 } catch (RuntimeException e) {

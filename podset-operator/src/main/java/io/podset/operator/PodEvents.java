@@ -46,7 +46,7 @@ final class PodEvents implements EventHandler<Pod> {
       if (Pods.isTerminating(pod)) {
         owner.ifPresent(key -> deletionObserved(key, uid));
       } else {
-        owner.ifPresent(expectations::creationObserved);
+        owner.ifPresent(key -> expectations.creationObserved(key, uid));
       }
     } else if (event instanceof Event.Updated<Pod> updated) {
       if (Pods.isTerminating(pod) && !Pods.isTerminating(updated.oldObject())) {

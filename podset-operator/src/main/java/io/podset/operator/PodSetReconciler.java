@@ -221,6 +221,20 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     if (unconfirmed.isMarked(request) && !confirmedLive(request, podSet)) {
       return Result.done();
     }
+    if (LOG.isDebugEnabled() && (plan.create() > 0 || !plan.delete().isEmpty())) {
+      LOG.debug(
+          "{}: {} pods to create, {} to delete: PodSet uid {} rv {} replicas {}; the pod cache"
+              + " (at rv {}) shows {} active: {}",
+          request,
+          plan.create(),
+          plan.delete().size(),
+          podSet.getMetadata().getUid(),
+          podSet.getMetadata().getResourceVersion(),
+          podSet.getSpec() == null ? null : podSet.getSpec().replicas(),
+          podCacheVersion.get(),
+          plan.active().size(),
+          plan.active().stream().map(p -> p.getMetadata().getName()).sorted().toList());
+    }
     ReplicaFailure failure =
         plan.problem() != null
             ? new ReplicaFailure(ReplicaFailure.INVALID_SPEC, plan.problem())

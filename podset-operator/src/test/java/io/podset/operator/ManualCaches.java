@@ -8,6 +8,7 @@ import io.podset.runtime.cache.MutableIndexer;
 import io.podset.runtime.cache.ObjectKey;
 import io.podset.runtime.handler.EventHandler;
 import io.podset.runtime.predicate.Event;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -28,6 +29,9 @@ final class ManualCaches {
   final MutableIndexer<Pod> pods = MutableIndexer.create();
   private volatile String podVersion = "0";
   private EventHandler<Pod> podHandler = event -> List.of();
+  // Events the handler has not received yet while it is held (a slow handler), oldest first.
+  private final List<Event<Pod>> lateEvents = new ArrayList<>();
+  private boolean handlerHeld;
 
   ManualCaches(KubernetesClient client, String namespace) {
     this.client = client;
@@ -37,6 +41,31 @@ final class ManualCaches {
 
   void onPodEvents(EventHandler<Pod> handler) {
     this.podHandler = Objects.requireNonNull(handler, "handler");
+  }
+
+  /**
+   * From now on the pod cache (and its version) still follows the syncs but the pod handler gets
+   * their events only at {@link #releasePodHandler()}: a slow handler behind a current cache.
+   */
+  void holdPodHandler() {
+    handlerHeld = true;
+  }
+
+  /** Passes the held events to the pod handler, in order, and stops holding it. */
+  void releasePodHandler() {
+    handlerHeld = false;
+    for (Event<Pod> event : lateEvents) {
+      podHandler.requestsFor(event);
+    }
+    lateEvents.clear();
+  }
+
+  private void notifyHandler(Event<Pod> event) {
+    if (handlerHeld) {
+      lateEvents.add(event);
+    } else {
+      podHandler.requestsFor(event);
+    }
   }
 
   /** The resourceVersion up to which the pod cache is complete. */
@@ -72,7 +101,7 @@ final class ManualCaches {
       if (!current.containsKey(cached.getMetadata().getName())) {
         if (deliver.test(cached)) {
           pods.delete(ObjectKey.of(cached));
-          podHandler.requestsFor(new Event.Deleted<>(cached, false));
+          notifyHandler(new Event.Deleted<>(cached, false));
         } else {
           heldBack++;
         }
@@ -91,7 +120,7 @@ final class ManualCaches {
         continue;
       }
       pods.upsert(pod);
-      podHandler.requestsFor(old == null ? new Event.Added<>(pod) : new Event.Updated<>(old, pod));
+      notifyHandler(old == null ? new Event.Added<>(pod) : new Event.Updated<>(old, pod));
     }
     if (heldBack == 0) {
       podVersion = list.getMetadata().getResourceVersion();

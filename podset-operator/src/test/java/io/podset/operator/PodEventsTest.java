@@ -24,6 +24,8 @@ class PodEventsTest {
   @Test
   void added_ownedPod_lowersCreationsAndNamesTheOwner() {
     expectations.expectCreations(web, 2);
+    expectations.created(web, "uid-web-0", "10");
+    expectations.created(web, "uid-web-1", "11");
 
     assertThat(handler.requestsFor(new Event.Added<>(podOf(podSet, "web-0").build())))
         .containsExactly(web);

@@ -21,14 +21,23 @@ import java.util.Set;
  *   <li>Act on the cache only if {@link #satisfied(Object, String)} is true.
  *   <li>Before writing, call {@link #expectCreations} with the number of creates about to be sent
  *       and {@link #expectDeletions} with the uids about to be deleted.
- *   <li>Report each write's outcome: {@link #created} or {@link #creationFailed}, {@link #deleted}
- *       or {@link #deletionFailed}. A failed write will produce no event, so it lowers the count.
- *   <li>The informer's handlers call {@link #creationObserved} and {@link #deletionObserved}.
+ *   <li>Report each write's outcome: {@link #created} (with the new object's uid) or {@link
+ *       #creationFailed}, {@link #deleted} or {@link #deletionFailed}. A failed write will produce
+ *       no event, so it lowers the expectation.
+ *   <li>The informer's handlers call {@link #creationObserved} and {@link #deletionObserved} with
+ *       the uid of the object the cache shows.
  * </ol>
  *
  * <p>An expectation is satisfied when every expected event was observed, when the cache has
  * observed a resourceVersion at or after every write's (all writes reported), or when it is older
  * than the TTL (default 5 minutes, as the ReplicaSet controller). Thread-safe.
+ *
+ * <p>Creations are tracked by uid, not counted: an event handler runs behind the cache (each
+ * handler has its own buffer), so an expectation met by the cache's resourceVersion may still see
+ * the events of its creates arrive later, while the next pass's creates are expected. Counted,
+ * those late events would meet the new expectation before the cache shows the new objects, and the
+ * pass after it would create them again. By uid, an event that matches no pending create is ignored
+ * (an object reported while creates are in flight is remembered until its create is reported).
  *
  * @param <K> the key type, usually the owner's request
  */
@@ -105,9 +114,7 @@ public final class Expectations<K> {
       throw new IllegalArgumentException("count must not be negative: " + count);
     }
     synchronized (lock) {
-      Pending p = pendingFor(key);
-      p.creates += count;
-      p.unreportedCreates += count;
+      pendingFor(key).inFlightCreates += count;
     }
   }
 
@@ -125,13 +132,23 @@ public final class Expectations<K> {
     }
   }
 
-  /** A create succeeded; {@code resourceVersion} is the one the server returned, when known. */
-  public void created(K key, String resourceVersion) {
+  /**
+   * A create succeeded: the server created the object {@code uid} at {@code resourceVersion} (when
+   * known).
+   *
+   * @throws NullPointerException if {@code uid} is null
+   */
+  public void created(K key, String uid, String resourceVersion) {
+    Objects.requireNonNull(uid, "uid");
     synchronized (lock) {
       Pending p = pending.get(key);
       if (p != null) {
-        p.unreportedCreates = Math.max(0, p.unreportedCreates - 1);
+        p.inFlightCreates = Math.max(0, p.inFlightCreates - 1);
         p.noteWrite(resourceVersion);
+        if (!p.observedEarly.remove(uid)) {
+          p.createdUids.add(uid);
+        }
+        cleanUp(key, p);
       }
     }
   }
@@ -141,20 +158,29 @@ public final class Expectations<K> {
     synchronized (lock) {
       Pending p = pending.get(key);
       if (p != null) {
-        p.unreportedCreates = Math.max(0, p.unreportedCreates - 1);
-        p.creates--;
+        p.inFlightCreates = Math.max(0, p.inFlightCreates - 1);
         cleanUp(key, p);
       }
     }
   }
 
-  /** The cache showed a new object owned by {@code key}. */
-  public void creationObserved(K key) {
+  /**
+   * The cache showed a new object owned by {@code key}, with this {@code uid}. Lowers the
+   * expectation only if it is one of the creates reported (or, while creates are in flight, may be
+   * one of them); an event of an earlier pass's create, or of another owner of the same key, is
+   * ignored.
+   */
+  public void creationObserved(K key, String uid) {
+    Objects.requireNonNull(uid, "uid");
     synchronized (lock) {
       Pending p = pending.get(key);
-      if (p != null) {
-        p.creates--;
+      if (p == null) {
+        return;
+      }
+      if (p.createdUids.remove(uid)) {
         cleanUp(key, p);
+      } else if (p.inFlightCreates > 0) {
+        p.observedEarly.add(uid);
       }
     }
   }
@@ -243,11 +269,11 @@ public final class Expectations<K> {
     }
   }
 
-  /** Creations still expected for {@code key} (0 when none). */
+  /** Creations still expected for {@code key}: in flight, or reported and not yet observed. */
   public int pendingCreations(K key) {
     synchronized (lock) {
       Pending p = pending.get(key);
-      return p == null ? 0 : Math.max(0, p.creates);
+      return p == null ? 0 : p.inFlightCreates + p.createdUids.size();
     }
   }
 
@@ -279,8 +305,12 @@ public final class Expectations<K> {
   /** Mutable state of one key; only touched under the enclosing lock. */
   private static final class Pending {
     final long sinceNanos;
-    int creates;
-    int unreportedCreates;
+    // Creates sent (or about to be) whose outcome is not reported yet.
+    int inFlightCreates;
+    // Uids of reported creates the cache has not shown yet.
+    final Set<String> createdUids = new HashSet<>();
+    // Uids the cache showed while creates were in flight, not (yet) matched to a reported create.
+    final Set<String> observedEarly = new HashSet<>();
     final Set<String> deletes = new HashSet<>();
     final Set<String> unreportedDeletes = new HashSet<>();
     String lastWrite;
@@ -292,11 +322,11 @@ public final class Expectations<K> {
     }
 
     boolean met() {
-      return creates <= 0 && deletes.isEmpty();
+      return inFlightCreates == 0 && createdUids.isEmpty() && deletes.isEmpty();
     }
 
     boolean allReported() {
-      return unreportedCreates == 0 && unreportedDeletes.isEmpty();
+      return inFlightCreates == 0 && unreportedDeletes.isEmpty();
     }
 
     boolean caughtUp(String cacheResourceVersion) {

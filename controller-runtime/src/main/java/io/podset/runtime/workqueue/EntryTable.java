@@ -9,11 +9,11 @@ import java.util.function.Consumer;
  * themselves ({@link QueueEntry#hashNext}), so a key costs no node of its own.
  *
  * <p>Threading: {@link #insert}, {@link #remove} and the growth they trigger run under the owning
- * queue's lock. {@link #find} may also run without it (the add fast path for dirty keys): every
- * link is published with release semantics and read with acquire semantics, entries are never
- * reused for another key (their key and hash are final), and a removed entry keeps its link, so a
- * lock-free reader always walks a finite chain of fully built entries. It may miss an entry while a
- * growth relinks the chains; lock-free callers treat a miss as "look again under the lock".
+ * queue's lock. {@link #find} may also run without it (the queue does not, today): every link is
+ * published with release semantics and read with acquire semantics, entries are never reused for
+ * another key (their key and hash are final), and a removed entry keeps its link, so a lock-free
+ * reader always walks a finite chain of fully built entries. It may miss an entry while a growth
+ * relinks the chains; lock-free callers treat a miss as "look again under the lock".
  */
 final class EntryTable<K> {
   private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(QueueEntry[].class);

@@ -11,10 +11,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * The basic {@link WorkQueue}: one lock, and per-key entries threaded into an intrusive hash table
  * ({@link EntryTable}) and two intrusive lists (the {@link ReadyList} and, with metrics, the {@link
  * BusyList}), so a key costs one entry for as long as it is dirty or processing, and nothing else.
- *
- * <p>An add of a key that is already dirty, the common case when events arrive faster than workers
- * take them, takes no lock: it finds the entry lock-free and confirms it dirty with a
- * compare-and-set (see {@link QueueEntry#isDirtyAgain()}). Everything else runs under the lock.
  */
 final class FifoWorkQueue<K> implements WorkQueue<K> {
 
@@ -31,8 +27,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   /** Null when the queue has no metrics: then no clock is read on the hot path. */
   private final QueueMetrics metrics;
 
-  // All fields below are guarded by lock (entries is also read without it, see EntryTable).
-  // Invariants:
+  // All fields below are guarded by lock. Invariants:
   // - entries holds exactly the keys that are dirty, processing, or both.
   // - an entry is in ready iff dirty && !processing.
   // - with metrics, an entry is in busy iff processing; processing counts those entries always.
@@ -64,11 +59,6 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   public void add(K key) {
     Objects.requireNonNull(key, "key");
     int hash = EntryTable.spread(key);
-    QueueEntry<K> seen = entries.find(key, hash);
-    if (seen != null && seen.isDirtyAgain()) {
-      // Dirty now: this add coalesces with the pending one, as under the lock.
-      return;
-    }
     long now = metrics == null ? 0L : clock.nanoTime();
     lock.lock();
     try {
@@ -78,10 +68,10 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
       QueueEntry<K> entry = entries.find(key, hash);
       if (entry == null) {
         entry = entries.insert(key, hash);
-      } else if (entry.dirty()) {
+      } else if (entry.dirty) {
         return;
       }
-      entry.markDirty();
+      entry.dirty = true;
       entry.addedAt = now;
       if (!entry.processing) {
         pushReady(entry);
@@ -131,7 +121,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
       if (entry == null) {
         return Optional.empty();
       }
-      entry.clearDirty();
+      entry.dirty = false;
       entry.processing = true;
       processing++;
       key = entry.key;
@@ -179,7 +169,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
         worked = clock.nanoTime() - entry.startedAt;
         busy.remove(entry);
       }
-      if (entry.dirty()) {
+      if (entry.dirty) {
         pushReady(entry);
       } else {
         entries.remove(entry);
@@ -216,12 +206,8 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
     try {
       shuttingDown = true;
       dropped = true;
-      ready.clear(
-          entry -> {
-            entry.dropDirty();
-            entries.remove(entry);
-          });
-      entries.forEach(QueueEntry::dropDirty);
+      ready.clear(entries::remove);
+      entries.forEach(entry -> entry.dirty = false);
       notEmpty.signalAll();
       drained.signalAll();
     } finally {

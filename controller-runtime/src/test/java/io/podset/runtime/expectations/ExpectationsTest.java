@@ -25,27 +25,69 @@ class ExpectationsTest {
   @Test
   void creations_satisfiedOnlyAfterEveryCreateIsObserved() {
     expectations.expectCreations("ns/a", 3);
-    expectations.created("ns/a", "10");
-    expectations.created("ns/a", "11");
-    expectations.created("ns/a", "12");
-    expectations.creationObserved("ns/a");
-    expectations.creationObserved("ns/a");
+    expectations.created("ns/a", "u1", "10");
+    expectations.created("ns/a", "u2", "11");
+    expectations.created("ns/a", "u3", "12");
+    expectations.creationObserved("ns/a", "u1");
+    expectations.creationObserved("ns/a", "u2");
 
     assertThat(expectations.satisfied("ns/a")).isFalse();
     assertThat(expectations.pendingCreations("ns/a")).isEqualTo(1);
 
-    expectations.creationObserved("ns/a");
+    expectations.creationObserved("ns/a", "u3");
     assertThat(expectations.satisfied("ns/a")).isTrue();
   }
 
   @Test
   void failedCreate_lowersTheExpectation() {
     expectations.expectCreations("ns/a", 2);
-    expectations.created("ns/a", "10");
+    expectations.created("ns/a", "u1", "10");
     expectations.creationFailed("ns/a");
-    expectations.creationObserved("ns/a");
+    expectations.creationObserved("ns/a", "u1");
 
     assertThat(expectations.satisfied("ns/a")).isTrue();
+  }
+
+  @Test
+  void creationObservedBeforeItsCreateIsReported_countsOnceReported() {
+    expectations.expectCreations("ns/a", 2);
+    expectations.creationObserved("ns/a", "u1");
+    expectations.created("ns/a", "u1", "10");
+    expectations.created("ns/a", "u2", "11");
+
+    assertThat(expectations.pendingCreations("ns/a")).isEqualTo(1);
+    expectations.creationObserved("ns/a", "u2");
+    assertThat(expectations.satisfied("ns/a")).isTrue();
+  }
+
+  @Test
+  void lateEventsOfAPassMetByTheCacheVersion_doNotMeetTheNextPass() {
+    // The handler runs behind the cache: the cache's version meets the first pass's creates
+    // before their events reach the handler.
+    expectations.expectCreations("ns/a", 2);
+    expectations.created("ns/a", "u1", "10");
+    expectations.created("ns/a", "u2", "11");
+    assertThat(expectations.satisfied("ns/a", "11")).isTrue();
+    expectations.expectCreations("ns/a", 1);
+    expectations.created("ns/a", "u3", "12");
+
+    expectations.creationObserved("ns/a", "u1");
+    expectations.creationObserved("ns/a", "u2");
+
+    assertThat(expectations.satisfied("ns/a", "11")).isFalse();
+    assertThat(expectations.pendingCreations("ns/a")).isEqualTo(1);
+    expectations.creationObserved("ns/a", "u3");
+    assertThat(expectations.satisfied("ns/a", "11")).isTrue();
+  }
+
+  @Test
+  void creationOfAnotherObjectUnderTheSameKey_isIgnored() {
+    // A PodSet deleted and created again under its name: the old one's pods are not the new one's.
+    expectations.expectCreations("ns/a", 1);
+    expectations.created("ns/a", "new-1", "20");
+    expectations.creationObserved("ns/a", "old-1");
+
+    assertThat(expectations.satisfied("ns/a")).isFalse();
   }
 
   @Test
@@ -73,8 +115,8 @@ class ExpectationsTest {
   @Test
   void cacheAtOrPastEveryWrite_satisfiesWithoutEvents() {
     expectations.expectCreations("ns/a", 2);
-    expectations.created("ns/a", "10");
-    expectations.created("ns/a", "15");
+    expectations.created("ns/a", "u1", "10");
+    expectations.created("ns/a", "u2", "15");
 
     assertThat(expectations.satisfied("ns/a", "14")).isFalse();
     assertThat(expectations.satisfied("ns/a", "15")).isTrue();
@@ -83,7 +125,7 @@ class ExpectationsTest {
   @Test
   void cacheCatchUp_doesNotCountWhileAWriteIsInFlight() {
     expectations.expectCreations("ns/a", 2);
-    expectations.created("ns/a", "10");
+    expectations.created("ns/a", "u1", "10");
 
     assertThat(expectations.satisfied("ns/a", "99")).isFalse();
   }
@@ -165,8 +207,8 @@ class ExpectationsTest {
             start.await();
             for (int k = 0; k < keys; k++) {
               for (int i = shard; i < perKey; i += 4) {
-                expectations.created("k" + k, Integer.toString(i));
-                expectations.creationObserved("k" + k);
+                expectations.created("k" + k, "u" + i, Integer.toString(i));
+                expectations.creationObserved("k" + k, "u" + i);
               }
             }
             return null;

@@ -77,7 +77,7 @@ class StaleCacheIT {
           new ResourceEventHandler<Pod>() {
             @Override
             public void onAdd(Pod pod) {
-              expectations.creationObserved(KEY);
+              expectations.creationObserved(KEY, pod.getMetadata().getUid());
             }
           });
       Reconcile reconcile =
@@ -96,7 +96,10 @@ class StaleCacheIT {
             for (int i = 0; i < missing; i++) {
               Pod created = createPod(client);
               if (withExpectations) {
-                expectations.created(KEY, created.getMetadata().getResourceVersion());
+                expectations.created(
+                    KEY,
+                    created.getMetadata().getUid(),
+                    created.getMetadata().getResourceVersion());
               }
             }
           };

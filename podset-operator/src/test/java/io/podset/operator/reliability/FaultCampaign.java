@@ -16,7 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  * Random faults against the operator's requests, from a seeded {@link Random}: every few hundred
  * milliseconds one fault of a random {@link Kind} starts, rule-based ones for one to four seconds.
  * Every rule is scoped to the operator's user agent, so the test's driver and observer are never
- * hit. Counts what was injected, by kind.
+ * hit; the slow handler is the operator's own ({@link SlowHandlerFault}). Counts what was injected,
+ * by kind.
  *
  * <p>{@link #start()} runs it on its own thread; {@link #stop()} ends it and removes every rule
  * (held-back events are released).
@@ -44,13 +45,19 @@ final class FaultCampaign {
     /** Watch events of pods or PodSets held back, then released in order. */
     HELD_EVENTS,
     /** Watch events of pods or PodSets delayed by 0.2 to 1 s. */
-    DELAYED_EVENTS
+    DELAYED_EVENTS,
+    /**
+     * The operator's event handlers block for 0.1 to 1 s on 20 to 50% of the events (counted: the
+     * events blocked on).
+     */
+    SLOW_HANDLER
   }
 
   private final FakeApiServer server;
   private final Random random;
   private final String userAgent;
   private final Duration meanInterval;
+  private final SlowHandlerFault slowHandler;
   private final Object lock = new Object();
   // Guarded by lock: faults injected per kind, by removed rules and watch drops.
   private final Map<Kind, Long> counts = new EnumMap<>(Kind.class);
@@ -65,12 +72,19 @@ final class FaultCampaign {
   /**
    * @param userAgent the user agent text the faults are scoped to
    * @param meanInterval the mean time between two fault starts
+   * @param slowHandler installed in the operator's controller
    */
-  FaultCampaign(FakeApiServer server, long seed, String userAgent, Duration meanInterval) {
+  FaultCampaign(
+      FakeApiServer server,
+      long seed,
+      String userAgent,
+      Duration meanInterval,
+      SlowHandlerFault slowHandler) {
     this.server = server;
     this.random = new Random(seed);
     this.userAgent = userAgent;
     this.meanInterval = meanInterval;
+    this.slowHandler = slowHandler;
     for (Kind kind : Kind.values()) {
       counts.put(kind, 0L);
     }
@@ -135,6 +149,11 @@ final class FaultCampaign {
               kind,
               match().resource(watched),
               Fault.delayEvents(Duration.ofMillis(200 + random.nextInt(800))));
+      case SLOW_HANDLER ->
+          slowHandler.slowDown(
+              Duration.ofMillis(1000 + random.nextInt(3000)),
+              0.2 + 0.3 * random.nextDouble(),
+              Duration.ofMillis(100 + random.nextInt(900)));
     }
   }
 
@@ -167,8 +186,9 @@ final class FaultCampaign {
         });
   }
 
-  /** Stops injecting and removes every rule in place. */
+  /** Stops injecting, removes every rule in place and releases the slow handler. */
   void stop() {
+    slowHandler.stop();
     synchronized (lock) {
       stopped = true;
       for (Active a : active) {
@@ -189,7 +209,9 @@ final class FaultCampaign {
   /** The faults injected so far, by kind (rules still in place count once removed). */
   Map<Kind, Long> counts() {
     synchronized (lock) {
-      return new EnumMap<>(counts);
+      Map<Kind, Long> all = new EnumMap<>(counts);
+      all.put(Kind.SLOW_HANDLER, slowHandler.blocked());
+      return all;
     }
   }
 

@@ -1,5 +1,6 @@
 package io.podset.operator.reliability;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -9,10 +10,12 @@ import io.podset.operator.PodSetOptions;
 import io.podset.runtime.informer.InformerOptions;
 import io.podset.runtime.manager.LeaderElectionConfig;
 import io.podset.runtime.manager.Manager;
+import io.podset.runtime.predicate.Event;
 import io.podset.testkit.FakeApiServer;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * One in-process instance of the operator as {@code main} wires it (a {@link Manager} with the
@@ -44,8 +47,23 @@ final class OperatorInstance implements AutoCloseable {
    */
   static OperatorInstance start(
       FakeApiServer server, String name, LeaderElectionConfig leaderElection, int workers) {
+    return start(server, name, leaderElection, workers, event -> true);
+  }
+
+  /**
+   * Starts an instance whose controller passes every event through {@code eventFilter} first, on
+   * the informers' handler threads (a test hook: {@link SlowHandlerFault}).
+   *
+   * @param leaderElection null to run without leader election
+   */
+  static OperatorInstance start(
+      FakeApiServer server,
+      String name,
+      LeaderElectionConfig leaderElection,
+      int workers,
+      Predicate<? super Event<? extends HasMetadata>> eventFilter) {
     Objects.requireNonNull(server, "server");
-    return start(server.clientConfig(), server.url(), name, leaderElection, workers);
+    return start(server.clientConfig(), server.url(), name, leaderElection, workers, eventFilter);
   }
 
   /**
@@ -60,13 +78,27 @@ final class OperatorInstance implements AutoCloseable {
       String name,
       LeaderElectionConfig leaderElection,
       int workers) {
+    return start(serverConfig, serverUrl, name, leaderElection, workers, event -> true);
+  }
+
+  private static OperatorInstance start(
+      Config serverConfig,
+      URI serverUrl,
+      String name,
+      LeaderElectionConfig leaderElection,
+      int workers,
+      Predicate<? super Event<? extends HasMetadata>> eventFilter) {
     Objects.requireNonNull(serverConfig, "serverConfig");
+    Objects.requireNonNull(eventFilter, "eventFilter");
     Objects.requireNonNull(name, "name");
     TcpProxy proxy = TcpProxy.start(serverUrl.getPort());
     Config config =
         new ConfigBuilder(serverConfig)
             .withMasterUrl(serverUrl.getScheme() + "://127.0.0.1:" + proxy.port())
             .withUserAgent(USER_AGENT_PREFIX + name)
+            // As main (OperatorRun.identify): no retries inside fabric8, the controller's rate
+            // limiter owns them; a create retried after a lost answer would duplicate a pod.
+            .withRequestRetryBackoffLimit(0)
             .build();
     KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
     var builder =
@@ -82,7 +114,7 @@ final class OperatorInstance implements AutoCloseable {
     manager.addController(
         () ->
             PodSetController.create(
-                manager.controllerBuilder(),
+                manager.controllerBuilder().withEventFilter(eventFilter),
                 manager.client(),
                 manager.informers(),
                 manager.eventRecorder(),

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.podset.api.v1alpha1.PodSetDefaults;
 import io.podset.operator.reliability.ClusterHistory.Change;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -60,6 +62,8 @@ final class PodSetInvariants {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MAX_REPORTED = 50;
+  private static final int TIMELINE = 40;
+  private static final int MAX_EXPLAINED = 5;
 
   /** What the checker knows of one PodSet. */
   private static final class PodSetState {
@@ -71,11 +75,18 @@ final class PodSetInvariants {
     long deletedNanos;
     // (receivedNanos, resourceVersion, replicas) in order: the values of spec.replicas.
     final List<long[]> replicasHistory = new ArrayList<>();
+    // The latest changes of the PodSet and of its pods' activity, oldest first.
+    final ArrayDeque<Moment> timeline = new ArrayDeque<>();
+    boolean explained;
 
     PodSetState(String key) {
       this.key = key;
     }
   }
+
+  /** One line of a PodSet's timeline, with the operator's cache versions at that moment. */
+  private record Moment(
+      long nanos, long resourceVersion, String text, long podSetCache, long podCache) {}
 
   /** What the checker knows of one pod. */
   private record PodState(
@@ -96,6 +107,10 @@ final class PodSetInvariants {
   // Owner uid -> uids of the pods that name it as controller.
   private final Map<String, Set<String>> podsByOwner = new HashMap<>();
   private final List<String> violations = new ArrayList<>();
+  private final List<String> explanations = new ArrayList<>();
+  // (resourceVersion, receivedNanos) of every change, per cache, in resourceVersion order.
+  private final List<long[]> podSetChanges = new ArrayList<>();
+  private final List<long[]> podChanges = new ArrayList<>();
   private long violationCount;
   private long processedVersion;
   private long checks;
@@ -119,7 +134,12 @@ final class PodSetInvariants {
     if (upTo <= processedVersion) {
       return;
     }
-    for (Change change : history.changes(processedVersion, upTo)) {
+    advance(history.changes(processedVersion, upTo), upTo);
+  }
+
+  /** Checks {@code changes} (in resourceVersion order), the complete history up to {@code upTo}. */
+  void advance(List<Change> changes, long upTo) {
+    for (Change change : changes) {
       switch (change.resource()) {
         case PODSETS -> podSetChanged(change);
         case PODS -> podChanged(change);
@@ -134,6 +154,18 @@ final class PodSetInvariants {
     String uid = object.path("metadata").path("uid").asText();
     PodSetState state = podSets.computeIfAbsent(uid, u -> new PodSetState(key(object)));
     state.object = object;
+    podSetChanges.add(new long[] {change.resourceVersion(), change.receivedNanos()});
+    note(
+        state,
+        change,
+        "PodSet "
+            + change.type()
+            + " replicas "
+            + object.path("spec").path("replicas").asInt(PodSetDefaults.REPLICAS)
+            + " generation "
+            + object.path("metadata").path("generation").asLong()
+            + " uid "
+            + uid);
     if (change.type().equals("DELETED")) {
       state.deleted = true;
       state.deletedNanos = change.receivedNanos();
@@ -171,6 +203,9 @@ final class PodSetInvariants {
         podsByOwner.computeIfAbsent(owner, o -> new HashSet<>()).add(uid);
       }
     }
+    podChanges.add(new long[] {change.resourceVersion(), change.receivedNanos()});
+    PodState now = pods.get(uid);
+    noteActivity(previous, now, change);
     if (owner == null) {
       return;
     }
@@ -179,7 +214,6 @@ final class PodSetInvariants {
       return;
     }
     checks++;
-    PodState now = pods.get(uid);
     if (podSet.deleted) {
       if (previous == null && now != null) {
         createdForDeleted++;
@@ -216,6 +250,7 @@ final class PodSetInvariants {
     maxSurplus = Math.max(maxSurplus, active - podSet.replicas);
     int recent = recentReplicas(podSet, change.receivedNanos());
     if (active > Math.max(recent, old)) {
+      explain(podSet, change);
       violation(
           "PodSet "
               + podSet.key
@@ -235,9 +270,71 @@ final class PodSetInvariants {
               + view.versionAt(change.receivedNanos() - inFlightNanos)
               + " "
               + millis(inFlightNanos)
-              + " ms before; replicas history "
+              + " ms before (pod cache at rv "
+              + view.versionAt(OperatorView.Cache.PODS, change.receivedNanos())
+              + " at this change); replicas history "
               + describe(podSet, change.receivedNanos()));
     }
+  }
+
+  /** Notes in the owners' timelines a pod that starts or stops counting as active for them. */
+  private void noteActivity(PodState previous, PodState now, Change change) {
+    String before = previous != null && previous.active() ? previous.ownerUid() : null;
+    String after = now != null && now.active() ? now.ownerUid() : null;
+    if (Objects.equals(before, after)) {
+      return;
+    }
+    String name = (now != null ? now : previous).key();
+    if (before != null && podSets.containsKey(before)) {
+      String why =
+          now == null
+              ? "deleted"
+              : !now.active() ? "terminating or finished" : "released (owner " + after + ")";
+      note(podSets.get(before), change, "pod " + name + " stops counting: " + why);
+    }
+    if (after != null && podSets.containsKey(after)) {
+      String why = previous == null ? "created" : "adopted or reactivated";
+      note(podSets.get(after), change, "pod " + name + " counts: " + why);
+    }
+  }
+
+  private void note(PodSetState podSet, Change change, String text) {
+    long nanos = change.receivedNanos();
+    podSet.timeline.addLast(
+        new Moment(
+            nanos,
+            change.resourceVersion(),
+            text,
+            view.versionAt(OperatorView.Cache.PODSETS, nanos),
+            view.versionAt(OperatorView.Cache.PODS, nanos)));
+    if (podSet.timeline.size() > TIMELINE) {
+      podSet.timeline.removeFirst();
+    }
+  }
+
+  /** The first violation of a PodSet (of the first few) gets its timeline in the report. */
+  private void explain(PodSetState podSet, Change change) {
+    if (podSet.explained || explanations.size() >= MAX_EXPLAINED) {
+      return;
+    }
+    podSet.explained = true;
+    StringBuilder s =
+        new StringBuilder("timeline of PodSet ")
+            .append(podSet.key)
+            .append(" up to the violation at rv ")
+            .append(change.resourceVersion())
+            .append(" (ms relative to it; the operator's PodSet and pod cache versions then):");
+    for (Moment m : podSet.timeline) {
+      s.append(
+          String.format(
+              "%n  %+7d ms rv %6d  [PodSets %6d, pods %6d]  %s",
+              millis(m.nanos() - change.receivedNanos()),
+              m.resourceVersion(),
+              m.podSetCache(),
+              m.podCache(),
+              m.text()));
+    }
+    explanations.add(s.toString());
   }
 
   private int recentReplicas(PodSetState podSet, long nowNanos) {
@@ -295,6 +392,52 @@ final class PodSetInvariants {
   /** The first violations found. */
   List<String> violations() {
     return List.copyOf(violations);
+  }
+
+  /** The timelines of the first violating PodSets, up to their first violation. */
+  List<String> explanations() {
+    return List.copyOf(explanations);
+  }
+
+  /**
+   * How long the operator's caches lagged: for each change the observer received, the time from its
+   * arrival at the observer to the first sample of {@link OperatorView} showing the operator's
+   * cache at or past its resourceVersion (the observer's own delay is not counted). One line per
+   * cache: the maximum, the 99th percentile and the changes not yet in the cache.
+   */
+  String cacheLag() {
+    return lag(OperatorView.Cache.PODSETS, podSetChanges)
+        + "; "
+        + lag(OperatorView.Cache.PODS, podChanges);
+  }
+
+  private String lag(OperatorView.Cache cache, List<long[]> changes) {
+    long[] versions = new long[changes.size()];
+    for (int i = 0; i < versions.length; i++) {
+      versions[i] = changes.get(i)[0];
+    }
+    long[] reached = view.reached(cache, versions);
+    long[] lags = new long[versions.length];
+    int n = 0;
+    int missing = 0;
+    for (int i = 0; i < versions.length; i++) {
+      if (reached[i] == Long.MAX_VALUE) {
+        missing++;
+      } else {
+        lags[n++] = Math.max(0, reached[i] - changes.get(i)[1]);
+      }
+    }
+    long[] sorted = Arrays.copyOf(lags, n);
+    Arrays.sort(sorted);
+    long max = n == 0 ? 0 : sorted[n - 1];
+    long p99 = n == 0 ? 0 : sorted[Math.min(n - 1, (int) Math.ceil(n * 0.99) - 1)];
+    return String.format(
+        "%s cache: %d changes, lag max %.1f s, p99 %.2f s, %d not reached",
+        cache.name().toLowerCase(java.util.Locale.ROOT),
+        versions.length,
+        max / 1e9,
+        p99 / 1e9,
+        missing);
   }
 
   /** How many states were checked (pod changes of a known PodSet). */
