@@ -36,7 +36,7 @@ final class ProtobufBodies {
   private static final byte[] MAGIC = {'k', '8', 's', 0};
   private static final String META = "k8s.io.apimachinery.pkg.apis.meta.v1.";
   private static final String EXTENSIONS =
-      "k8s.io.apiextensions-apiserver.pkg.apis.apiextensions.v1.";
+      "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.";
   private static final DateTimeFormatter SECONDS =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
   private static final DateTimeFormatter MICROS =
@@ -197,30 +197,28 @@ final class ProtobufBodies {
         return embedded((ByteString) field(value, "Raw"), path);
       }
       case EXTENSIONS + "JSONSchemaPropsOrBool" -> {
-        return value.hasField(value.getDescriptorForType().findFieldByName("schema"))
-            ? message((Message) field(value, "schema"), path)
-            : NODES.booleanNode((Boolean) field(value, "allows"));
+        return schemaOr(value, "allows", path);
       }
       case EXTENSIONS + "JSONSchemaPropsOrArray" -> {
-        return value.hasField(value.getDescriptorForType().findFieldByName("schema"))
-            ? message((Message) field(value, "schema"), path)
-            : fieldValue(
-                value.getDescriptorForType().findFieldByName("jSONSchemas"),
-                field(value, "jSONSchemas"),
-                path);
+        return schemaOr(value, "jSONSchemas", path);
       }
       case EXTENSIONS + "JSONSchemaPropsOrStringArray" -> {
-        return value.hasField(value.getDescriptorForType().findFieldByName("schema"))
-            ? message((Message) field(value, "schema"), path)
-            : fieldValue(
-                value.getDescriptorForType().findFieldByName("property"),
-                field(value, "property"),
-                path);
+        return schemaOr(value, "property", path);
       }
       default -> {
         return message(value, path);
       }
     }
+  }
+
+  // A JSONSchemaPropsOr*: the schema when set, else the alternative (a bool or a list).
+  private static JsonNode schemaOr(Message value, String alternative, String path) {
+    Descriptor type = value.getDescriptorForType();
+    if (value.hasField(type.findFieldByName("schema"))) {
+      return message((Message) field(value, "schema"), path);
+    }
+    FieldDescriptor other = type.findFieldByName(alternative);
+    return fieldValue(other, value.getField(other), path);
   }
 
   // JSON (or a nested protobuf object, in a RawExtension) carried as bytes.

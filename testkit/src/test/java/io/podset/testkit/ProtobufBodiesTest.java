@@ -193,6 +193,55 @@ class ProtobufBodiesTest {
   }
 
   @Test
+  void decode_crdSchema_usesTheJsonSchemaNamesAndShapes() {
+    Descriptor crd = type("apiextensions.k8s.io/v1", "CustomResourceDefinition");
+    Descriptor spec = crd.findFieldByName("spec").getMessageType();
+    Descriptor version = spec.findFieldByName("versions").getMessageType();
+    Descriptor props = type("apiextensions.k8s.io/v1", "JSONSchemaProps");
+    DynamicMessage schema =
+        message(
+            props,
+            Map.of(
+                "type",
+                "object",
+                "ref",
+                "#/definitions/x",
+                "xKubernetesPreserveUnknownFields",
+                true,
+                "additionalProperties",
+                Map.of("allows", false),
+                "items",
+                Map.of("schema", Map.of("type", "string"))));
+    DynamicMessage object =
+        message(
+            crd,
+            Map.of(
+                "spec",
+                Map.of(
+                    "group",
+                    "example.com",
+                    "versions",
+                    java.util.List.of(
+                        message(
+                            version,
+                            Map.of(
+                                "name",
+                                "v1",
+                                "schema",
+                                Map.of("openAPIV3Schema", schema.toBuilder().build())))))));
+
+    ObjectNode json =
+        ProtobufBodies.decode(
+            envelope("apiextensions.k8s.io/v1", "CustomResourceDefinition", object));
+
+    assertThat(json.at("/spec/versions/0/schema/openAPIV3Schema").toString())
+        .isEqualTo(
+            "{\"$ref\":\"#/definitions/x\",\"type\":\"object\",\"items\":{\"type\":\"string\"},"
+                + "\"additionalProperties\":false,"
+                + "\"x-kubernetes-preserve-unknown-fields\":true}");
+  }
+
+  @Test
   void decode_fieldUnknownToTheSchema_isRefusedNamingIt() {
     Descriptor configMap = type("v1", "ConfigMap");
     DynamicMessage object =
