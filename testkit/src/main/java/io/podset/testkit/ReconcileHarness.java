@@ -156,13 +156,12 @@ public final class ReconcileHarness implements AutoCloseable {
       boolean caughtUp = catchUp == null || catchUp.caughtUp();
       while (true) {
         long now = System.nanoTime();
-        if (!caughtUp && (catchUp.caughtUp())) {
+        boolean caughtUpNow = catchUp == null || catchUp.caughtUp();
+        if (caughtUpNow && !caughtUp) {
           // The last change just reached the caches: its handlers and worker get a full period.
-          caughtUp = true;
           lastActivityNanos = Math.max(lastActivityNanos, now);
-        } else if (caughtUp && catchUp != null && !catchUp.caughtUp()) {
-          caughtUp = false;
         }
+        caughtUp = caughtUpNow;
         // Changes made just before this call need time to reach the controller.
         long quietFor = now - Math.max(lastActivityNanos, start);
         if (running == 0 && caughtUp && quietFor >= quietPeriod.toNanos()) {
