@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetStatus;
@@ -12,6 +11,8 @@ import io.podset.runtime.cache.IndexFunction;
 import io.podset.runtime.cache.Indexer;
 import io.podset.runtime.cache.Indexers;
 import io.podset.runtime.cache.Store;
+import io.podset.runtime.client.ObjectWriter;
+import io.podset.runtime.client.WrittenObject;
 import io.podset.runtime.event.EventRecorder;
 import io.podset.runtime.expectations.Expectations;
 import io.podset.runtime.handler.EventHandler;
@@ -86,6 +87,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
   private final UnconfirmedOwners unconfirmed = new UnconfirmedOwners();
   private final StartingPods<Request> startingPods;
   private final PlanExecutor executor;
+  private final ObjectWriter writer;
   private final Duration unsettledRecheck;
 
   private PodSetReconciler(
@@ -119,6 +121,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     this.startingPods = new StartingPods<>(options.statusDelay());
     this.expectations = Expectations.create(clock, options.expectationsTimeout());
     this.patchedPods = new PatchedPods<>(clock, options.expectationsTimeout());
+    this.writer = ObjectWriter.of(client);
     this.executor =
         new PlanExecutor(client, events, expectations, patchedPods, options.writeParallelism());
   }
@@ -321,17 +324,11 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     ObjectMeta meta = podSet.getMetadata();
     String patch = PodPatches.replaceStatus(meta.getUid(), status);
     try {
-      PodSet written =
-          client
-              .resources(PodSet.class)
-              .inNamespace(meta.getNamespace())
-              // resource(podSet), not withName(name): fabric8 GETs the object before a string
-              // patch unless it is given one, which doubled the API calls of a status write.
-              .resource(podSet)
-              .subresource("status")
-              .patch(PatchContext.of(PatchType.JSON), patch);
-      writtenStatuses.wrote(
-          request, meta.getUid(), status, written.getMetadata().getResourceVersion());
+      // Only the resourceVersion of the answer is decoded (not the whole PodSet).
+      WrittenObject written =
+          writer.patch(
+              PodSet.class, meta.getNamespace(), meta.getName(), "status", PatchType.JSON, patch);
+      writtenStatuses.wrote(request, meta.getUid(), status, written.resourceVersion());
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404) {
         return; // deleted meanwhile
