@@ -8,6 +8,13 @@ import java.util.function.Consumer;
  * The entries of a {@link FifoWorkQueue} by key: a hash table chained through the entries
  * themselves ({@link QueueEntry#hashNext}), so a key costs no node of its own.
  *
+ * <p>An entry stays linked after its key becomes idle, so a key added again (the common case: the
+ * same objects are reconciled over and over) costs no allocation. Idle entries are evicted when the
+ * table is full: {@link #insert} first unlinks every idle entry and grows only if the table is
+ * still at least half full. So the idle entries retained stay below the table's capacity, which
+ * grows only when half of it holds keys that are dirty or processing (a hash map that never
+ * shrinks), and each eviction pass is paid for by the inserts that filled the table.
+ *
  * <p>Threading: {@link #insert}, {@link #remove} and the growth they trigger run under the owning
  * queue's lock. {@link #find} may also run without it (the queue does not, today): every link is
  * published with release semantics and read with acquire semantics, entries are never reused for
@@ -44,19 +51,28 @@ final class EntryTable<K> {
     return null;
   }
 
-  /** Under the lock: links a new entry for {@code key}, which has none. */
+  /**
+   * Under the lock: links a new, dirty entry for {@code key}, which has none, first evicting idle
+   * entries (and growing if that frees too little) when the table is three quarters full.
+   */
   QueueEntry<K> insert(K key, int hash) {
     QueueEntry<K> entry = new QueueEntry<>(key, hash);
     QueueEntry<K>[] table = slots;
     if (size >= table.length - (table.length >>> 2)) {
-      table = grow(table);
+      evictIdle(table);
+      if (size >= table.length >>> 1) {
+        table = grow(table);
+      }
     }
     link(table, entry);
     size++;
     return entry;
   }
 
-  /** Under the lock: unlinks {@code entry}; its own link stays, for readers standing on it. */
+  /**
+   * Under the lock: unlinks {@code entry}, which must not be dirty or processing; its own link
+   * stays, for readers standing on it.
+   */
   void remove(QueueEntry<K> entry) {
     QueueEntry<K>[] table = slots;
     int index = entry.hash & (table.length - 1);
@@ -75,6 +91,33 @@ final class EntryTable<K> {
       current = current.hashNext;
     }
     throw new IllegalStateException("entry not in the table: " + entry.key);
+  }
+
+  /**
+   * Under the lock: unlinks every idle entry. An idle entry cannot change state without the lock
+   * (see {@link QueueEntry}), so what is unlinked stays idle; an unlinked entry keeps its own link,
+   * for lock-free readers standing on it, and is never linked again.
+   */
+  private void evictIdle(QueueEntry<K>[] table) {
+    for (int index = 0; index < table.length; index++) {
+      QueueEntry<K> previous = null;
+      for (QueueEntry<K> entry = table[index]; entry != null; entry = entry.hashNext) {
+        if (!entry.isIdle()) {
+          previous = entry;
+        } else if (previous == null) {
+          SLOTS.setRelease(table, index, entry.hashNext);
+          size--;
+        } else {
+          QueueEntry.HASH_NEXT.setRelease(previous, entry.hashNext);
+          size--;
+        }
+      }
+    }
+  }
+
+  /** Under the lock: the table's current capacity (number of buckets). */
+  int capacity() {
+    return slots.length;
   }
 
   /** Under the lock: the number of entries. */
