@@ -69,8 +69,8 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   public void add(K key) {
     Objects.requireNonNull(key, "key");
     int hash = EntryTable.spread(key);
-    QueueEntry<K> seen = entries.find(key, hash);
-    if (seen != null && seen.coalesce()) {
+    QueueEntry<K> seen = entries.findLockFree(key, hash);
+    if (seen != null && seen.coalesce(key)) {
       // Dirty now: this add coalesces with the pending one, as under the lock.
       return;
     }
@@ -85,10 +85,10 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
       if (entry == null) {
         entry = entries.insert(key, hash);
         beingProcessed = false;
-      } else if ((entry.state() & QueueEntry.DIRTY) != 0) {
+      } else if (entry.isDirty()) {
         return;
       } else {
-        beingProcessed = (entry.markDirty() & QueueEntry.PROCESSING) != 0;
+        beingProcessed = entry.markDirty();
       }
       entry.addedAt = now;
       if (!beingProcessed) {
@@ -144,7 +144,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
       if (counted) {
         processing++;
       }
-      key = entry.key;
+      key = entry.key();
       if (metrics != null) {
         long now = clock.nanoTime();
         queued = now - entry.addedAt;
@@ -177,8 +177,8 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   public void done(K key) {
     Objects.requireNonNull(key, "key");
     int hash = EntryTable.spread(key);
-    QueueEntry<K> seen = entries.find(key, hash);
-    if (seen != null && seen.finishFast()) {
+    QueueEntry<K> seen = entries.findLockFree(key, hash);
+    if (seen != null && seen.finishFast(key)) {
       // Not added meanwhile and not counted: idle now, nothing to re-queue or signal.
       return;
     }
