@@ -104,16 +104,21 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
 
   @Override
   public Optional<K> get() throws InterruptedException {
-    return take(null);
+    // Wrapped here, in a method small enough to inline, so callers that unwrap it at once (a
+    // worker loop) do not allocate it.
+    return Optional.ofNullable(take(null));
   }
 
   @Override
   public Optional<K> poll(Duration timeout) throws InterruptedException {
-    return take(Objects.requireNonNull(timeout, "timeout"));
+    return Optional.ofNullable(take(Objects.requireNonNull(timeout, "timeout")));
   }
 
-  /** Hands out the head; waits forever when timeout is null, never when it is zero or negative. */
-  private Optional<K> take(Duration timeout) throws InterruptedException {
+  /**
+   * Hands out the head, or returns null on timeout or shutdown; waits forever when timeout is null,
+   * never when it is zero or negative.
+   */
+  private K take(Duration timeout) throws InterruptedException {
     TimedWakeup wakeup = null;
     K key;
     long queued = 0L;
@@ -122,7 +127,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
       if (ready.isEmpty() && !shuttingDown) {
         if (timeout != null) {
           if (timeout.isNegative() || timeout.isZero()) {
-            return Optional.empty();
+            return null;
           }
           wakeup = TimedWakeup.after(clock, timeout, lock, notEmpty);
         }
@@ -137,7 +142,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
       }
       QueueEntry<K> entry = ready.pollFirst();
       if (entry == null) {
-        return Optional.empty();
+        return null;
       }
       boolean counted = metrics != null || shuttingDown;
       entry.handOut(counted);
@@ -161,7 +166,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
     if (metrics != null) {
       metrics.queued(queued);
     }
-    return Optional.of(key);
+    return key;
   }
 
   /**
