@@ -326,6 +326,16 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
     shutDown();
   }
 
+  /** The number of buckets of the entry table (for tests and diagnostics). */
+  int entryCapacity() {
+    lock.lock();
+    try {
+      return entries.capacity();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Seconds all keys being processed have spent so far (for {@code unfinished_work_seconds}). */
   double unfinishedWorkSeconds() {
     lock.lock();
