@@ -279,7 +279,9 @@ final class HttpWatch<T extends HasMetadata> {
     } catch (ExecutionException | TimeoutException | RuntimeException e) {
       // described from the code alone
     } finally {
-      body.cancel();
+      if (!body.done().isDone()) {
+        body.cancel(); // else its connection is back in the pool: left alone
+      }
     }
     return HttpListPager.failure(serialization, url, response.code(), text);
   }
@@ -432,12 +434,16 @@ final class HttpWatch<T extends HasMetadata> {
       cancelBody();
     }
 
+    /**
+     * Stops a body still being read. A body that ended is left alone: its connection went back to
+     * the client's pool, and cancelling would reset it under the next request that took it.
+     */
     private void cancelBody() {
       AsyncBody b;
       synchronized (lock) {
         b = body;
       }
-      if (b != null) {
+      if (b != null && !b.done().isDone()) {
         b.cancel();
       }
     }
