@@ -18,7 +18,6 @@ final class BuiltinResources {
 
   static List<ResourceType> all() {
     List<ResourceType> types = new ArrayList<>();
-    Set<String> none = Set.of();
     // Core group.
     types.add(
         type("", "namespaces", "Namespace", false, List.of("ns"), List.of(), true)
@@ -89,6 +88,49 @@ final class BuiltinResources {
             .status()
             .fields(Set.of("spec.unschedulable"))
             .build());
+    types.add(
+        type(
+                "",
+                "persistentvolumeclaims",
+                "PersistentVolumeClaim",
+                true,
+                List.of("pvc"),
+                none(),
+                false)
+            .status()
+            .columns(col("Status", ".status.phase"), col("Volume", ".spec.volumeName"), AGE)
+            .build());
+    types.add(
+        type("", "persistentvolumes", "PersistentVolume", false, List.of("pv"), none(), false)
+            .status()
+            .columns(col("Status", ".status.phase"), AGE)
+            .build());
+    types.add(type("", "endpoints", "Endpoints", true, List.of("ep"), none(), false).build());
+    types.add(
+        type("", "resourcequotas", "ResourceQuota", true, List.of("quota"), none(), false)
+            .status()
+            .build());
+    types.add(
+        type("", "limitranges", "LimitRange", true, List.of("limits"), none(), false).build());
+    types.add(type("", "podtemplates", "PodTemplate", true, none(), none(), false).build());
+    types.add(
+        type(
+                "",
+                "replicationcontrollers",
+                "ReplicationController",
+                true,
+                List.of("rc"),
+                List.of("all"),
+                true)
+            .status()
+            .scale(REPLICAS_SCALE)
+            .fields(Set.of("status.replicas"))
+            .columns(
+                col("Desired", ".spec.replicas"),
+                col("Current", ".status.replicas"),
+                col("Ready", ".status.readyReplicas"),
+                AGE)
+            .build());
     // apps/v1.
     for (String[] workload :
         new String[][] {
@@ -112,6 +154,53 @@ final class BuiltinResources {
             .status()
             .build());
     types.add(
+        type("apps", "controllerrevisions", "ControllerRevision", true, none(), none(), false)
+            .build());
+    // batch/v1, policy/v1, autoscaling/v2: stored as sent (no defaulting, no controllers).
+    types.add(
+        type("batch", "jobs", "Job", true, none(), List.of("all"), true)
+            .status()
+            .fields(Set.of("status.successful"))
+            .columns(col("Succeeded", ".status.succeeded"), AGE)
+            .build());
+    types.add(
+        type("batch", "cronjobs", "CronJob", true, List.of("cj"), List.of("all"), true)
+            .status()
+            .columns(col("Schedule", ".spec.schedule"), col("Suspend", ".spec.suspend"), AGE)
+            .build());
+    types.add(
+        type(
+                "policy",
+                "poddisruptionbudgets",
+                "PodDisruptionBudget",
+                true,
+                List.of("pdb"),
+                none(),
+                true)
+            .status()
+            .columns(
+                col("Min Available", ".spec.minAvailable"),
+                col("Max Unavailable", ".spec.maxUnavailable"),
+                AGE)
+            .build());
+    types.add(
+        type(
+                "autoscaling",
+                "horizontalpodautoscalers",
+                "HorizontalPodAutoscaler",
+                true,
+                List.of("hpa"),
+                List.of("all"),
+                false)
+            .version("v2")
+            .status()
+            .columns(
+                col("Reference", ".spec.scaleTargetRef.name"),
+                col("MinPods", ".spec.minReplicas"),
+                col("MaxPods", ".spec.maxReplicas"),
+                AGE)
+            .build());
+    types.add(
         type("coordination.k8s.io", "leases", "Lease", true, List.of(), List.of(), false)
             .columns(col("Holder", ".spec.holderIdentity"), AGE)
             .build());
@@ -126,6 +215,66 @@ final class BuiltinResources {
                     "reason",
                     "reportingController",
                     "type"))
+            .build());
+    String networking = "networking.k8s.io";
+    types.add(
+        type(networking, "ingresses", "Ingress", true, List.of("ing"), none(), true)
+            .status()
+            .columns(col("Class", ".spec.ingressClassName"), AGE)
+            .build());
+    types.add(
+        type(networking, "ingressclasses", "IngressClass", false, none(), none(), true)
+            .columns(col("Controller", ".spec.controller"), AGE)
+            .build());
+    types.add(
+        type(networking, "networkpolicies", "NetworkPolicy", true, List.of("netpol"), none(), true)
+            .build());
+    types.add(
+        type("discovery.k8s.io", "endpointslices", "EndpointSlice", true, none(), none(), true)
+            .columns(col("AddressType", ".addressType"), AGE)
+            .build());
+    types.add(
+        type(
+                "scheduling.k8s.io",
+                "priorityclasses",
+                "PriorityClass",
+                false,
+                List.of("pc"),
+                none(),
+                true)
+            .columns(col("Value", ".value"), col("Global-Default", ".globalDefault"), AGE)
+            .build());
+    types.add(
+        type(
+                "storage.k8s.io",
+                "storageclasses",
+                "StorageClass",
+                false,
+                List.of("sc"),
+                none(),
+                false)
+            .columns(col("Provisioner", ".provisioner"), AGE)
+            .build());
+    String admission = "admissionregistration.k8s.io";
+    types.add(
+        type(
+                admission,
+                "validatingwebhookconfigurations",
+                "ValidatingWebhookConfiguration",
+                false,
+                none(),
+                List.of("api-extensions"),
+                true)
+            .build());
+    types.add(
+        type(
+                admission,
+                "mutatingwebhookconfigurations",
+                "MutatingWebhookConfiguration",
+                false,
+                none(),
+                List.of("api-extensions"),
+                true)
             .build());
     String rbac = "rbac.authorization.k8s.io";
     types.add(rbacType(rbac, "roles", "Role", true));
@@ -152,6 +301,10 @@ final class BuiltinResources {
     return type(group, plural, kind, ns, List.of(), List.of(), false)
         .rules(TypeRules.pathSegmentNamed())
         .build();
+  }
+
+  private static List<String> none() {
+    return List.of();
   }
 
   private static ResourceType.PrinterColumn col(String name, String path) {
@@ -182,6 +335,7 @@ final class BuiltinResources {
     private final List<String> shortNames;
     private final List<String> categories;
     private final boolean generation;
+    private String version = "v1";
     private boolean status;
     private ResourceType.ScaleSpec scale;
     private Set<String> fields = Set.of();
@@ -203,6 +357,11 @@ final class BuiltinResources {
       this.shortNames = shortNames;
       this.categories = categories;
       this.generation = generation;
+    }
+
+    Spec version(String servedVersion) {
+      version = servedVersion;
+      return this;
     }
 
     Spec status() {
@@ -231,7 +390,6 @@ final class BuiltinResources {
     }
 
     ResourceType build() {
-      String version = "v1";
       return new ResourceType(
           group,
           version,

@@ -31,6 +31,19 @@ final class Deletions {
   private Deletions() {}
 
   /**
+   * The propagation of a DELETE that names none: batch/v1 Jobs and ReplicationControllers orphan
+   * their pods, as they did before garbage collection existed (kubectl and most clients ask for
+   * Background explicitly); every other kind deletes its dependents in the background.
+   */
+  static String defaultPolicy(ResourceType type) {
+    boolean orphans =
+        !type.custom()
+            && (type.group().equals("batch") && type.plural().equals("jobs")
+                || type.group().isEmpty() && type.plural().equals("replicationcontrollers"));
+    return orphans ? "Orphan" : "Background";
+  }
+
+  /**
    * The next state of {@code current} for a DELETE: null to remove it now, {@code current} for no
    * change, or a copy marked for deletion.
    *
@@ -44,10 +57,12 @@ final class Deletions {
     boolean deleting = meta.hasNonNull("deletionTimestamp");
     Set<String> finalizers = finalizers(current);
     finalizers.addAll(namespaceFinalizers(current));
+    String policy =
+        options.propagationPolicy() != null ? options.propagationPolicy() : defaultPolicy(type);
     String added = null;
-    if (!deleting && "Foreground".equals(options.propagationPolicy())) {
+    if (!deleting && "Foreground".equals(policy)) {
       added = FOREGROUND;
-    } else if (!deleting && "Orphan".equals(options.propagationPolicy())) {
+    } else if (!deleting && "Orphan".equals(policy)) {
       added = ORPHAN;
     }
     if (grace == 0 && finalizers.isEmpty() && added == null) {

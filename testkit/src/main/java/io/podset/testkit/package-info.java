@@ -14,6 +14,18 @@
  *       containers, CRD definitions, OpenAPI schemas), 400 BadRequest (malformed bodies, selectors,
  *       query values, strict field validation), 405, 410 Expired, 415, 504 for a future
  *       resourceVersion.
+ *   <li>Built-in kinds: core/v1 namespaces, pods, configmaps, secrets, services, serviceaccounts,
+ *       events, nodes, persistentvolumeclaims, persistentvolumes, endpoints, resourcequotas,
+ *       limitranges, podtemplates, replicationcontrollers; apps/v1 deployments, replicasets,
+ *       statefulsets, daemonsets, controllerrevisions; batch/v1 jobs, cronjobs; policy/v1
+ *       poddisruptionbudgets; autoscaling/v2 horizontalpodautoscalers; networking.k8s.io/v1
+ *       ingresses, ingressclasses, networkpolicies; discovery.k8s.io/v1 endpointslices;
+ *       scheduling.k8s.io/v1 priorityclasses; storage.k8s.io/v1 storageclasses;
+ *       coordination.k8s.io/v1 leases; events.k8s.io/v1 events; rbac.authorization.k8s.io/v1;
+ *       admissionregistration.k8s.io/v1 webhook configurations; apiextensions.k8s.io/v1 CRDs. Each
+ *       with the real server's scope, short names, categories, status/scale subresources and {@code
+ *       generation}; a DELETE without a policy orphans the dependents of Jobs and
+ *       ReplicationControllers, as on a real server.
  *   <li>Request bodies in JSON, YAML or, for built-in kinds, Kubernetes protobuf (what {@code
  *       kubectl create namespace|configmap|secret|deployment|...} sends), read through the
  *       Kubernetes 1.34 {@code generated.proto} schemas and stored as the JSON the API server would
@@ -103,9 +115,11 @@
  *       (init containers are reported Completed at start), eviction, node objects or node status;
  *       one node name serves every pod; its writes bypass the request pipeline.
  *   <li>Schemas of built-in kinds (only the checks listed above), immutable fields, defaulting
- *       beyond pods/secrets/CRDs, Service cluster IPs, the ServiceAccount token and default
- *       ServiceAccount controllers, any controller or scheduler (pods stay Pending unless the
- *       simulated kubelet is enabled).
+ *       beyond pods/secrets/CRDs (a Job's selector and completions, say), the dropping of zero
+ *       values a real server's typed decoding omits, the storage-protection finalizers a real
+ *       server puts on claims and volumes, Service cluster IPs, the ServiceAccount token and
+ *       default ServiceAccount controllers, any controller or scheduler (pods stay Pending unless
+ *       the simulated kubelet is enabled).
  *   <li>Conversion between versions: custom resource versions are served with the stored fields and
  *       the requested apiVersion (strategy None); core and events.k8s.io Events are separate
  *       stores.

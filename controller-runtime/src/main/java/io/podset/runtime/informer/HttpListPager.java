@@ -118,7 +118,7 @@ final class HttpListPager<T extends HasMetadata> implements Fabric8ListerWatcher
       HttpResponse<byte[]> response = await(pending);
       byte[] body = response.body() == null ? new byte[0] : response.body();
       if (!response.isSuccessful()) {
-        throw failure(response.code(), body);
+        throw failure(serialization, collectionUrl, response.code(), body);
       }
       ListPage<T> page = decode(new ByteArrayInputStream(body), request);
       decoded = true;
@@ -222,8 +222,12 @@ final class HttpListPager<T extends HasMetadata> implements Fabric8ListerWatcher
         meta == null ? null : meta.getContinue());
   }
 
-  /** The server's Status if the body is one, else a Status made from the code and the body. */
-  private KubernetesClientException failure(int code, byte[] body) {
+  /**
+   * A refused request to {@code url}: the server's Status if the body is one, else a Status made
+   * from the code and the body.
+   */
+  static KubernetesClientException failure(
+      KubernetesSerialization serialization, String url, int code, byte[] body) {
     String text = new String(body, StandardCharsets.UTF_8);
     Status status = null;
     try {
@@ -242,7 +246,7 @@ final class HttpListPager<T extends HasMetadata> implements Fabric8ListerWatcher
     }
     String message =
         "Failure executing: GET at: "
-            + collectionUrl
+            + url
             + ". Message: "
             + (status.getMessage() == null ? text : status.getMessage())
             + ".";

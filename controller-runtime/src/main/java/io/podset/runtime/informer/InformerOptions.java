@@ -26,6 +26,8 @@ import java.util.function.UnaryOperator;
  * @param streamingList get the initial state with a streaming list (watch with {@code
  *     sendInitialEvents}) instead of a paginated list, falling back to the list when unsupported
  * @param pageSize page size of lists (default 500)
+ * @param watchTransport how the watch reaches the server (default {@link
+ *     WatchTransport#HTTP_STREAM})
  */
 public record InformerOptions(
     String namespace,
@@ -34,7 +36,8 @@ public record InformerOptions(
     Duration resyncPeriod,
     UnaryOperator<HasMetadata> transform,
     boolean streamingList,
-    int pageSize) {
+    int pageSize,
+    WatchTransport watchTransport) {
 
   /** The smallest resync period; shorter positive periods are raised to it. */
   public static final Duration MIN_RESYNC_PERIOD = Duration.ofSeconds(1);
@@ -54,7 +57,8 @@ public record InformerOptions(
    * Validates and normalizes: empty selectors and namespace become null; a positive resync below
    * {@link #MIN_RESYNC_PERIOD} is raised to it.
    *
-   * @throws NullPointerException if {@code resyncPeriod} or {@code transform} is null
+   * @throws NullPointerException if {@code resyncPeriod}, {@code transform} or {@code
+   *     watchTransport} is null
    * @throws IllegalArgumentException if {@code resyncPeriod} is negative or {@code pageSize} is not
    *     positive
    */
@@ -64,6 +68,7 @@ public record InformerOptions(
     fieldSelector = blankToNull(fieldSelector);
     Objects.requireNonNull(resyncPeriod, "resyncPeriod");
     Objects.requireNonNull(transform, "transform");
+    Objects.requireNonNull(watchTransport, "watchTransport");
     if (resyncPeriod.isNegative()) {
       throw new IllegalArgumentException("resyncPeriod must not be negative: " + resyncPeriod);
     }
@@ -73,9 +78,20 @@ public record InformerOptions(
     }
   }
 
-  /** All namespaces, no selectors, no resync, managed fields stripped, plain paginated lists. */
+  /**
+   * All namespaces, no selectors, no resync, managed fields stripped, plain paginated lists, HTTP
+   * streaming watches.
+   */
   public static InformerOptions defaults() {
-    return new InformerOptions(null, null, null, Duration.ZERO, STRIP_MANAGED_FIELDS, false, 500);
+    return new InformerOptions(
+        null,
+        null,
+        null,
+        Duration.ZERO,
+        STRIP_MANAGED_FIELDS,
+        false,
+        500,
+        WatchTransport.HTTP_STREAM);
   }
 
   /** A builder starting from {@link #defaults()}. */
@@ -123,6 +139,11 @@ public record InformerOptions(
     return toBuilder().streamingList(enabled).build();
   }
 
+  /** These options with another watch transport. */
+  public InformerOptions withWatchTransport(WatchTransport transport) {
+    return toBuilder().watchTransport(transport).build();
+  }
+
   static Duration clampResync(Duration period) {
     if (!period.isZero() && period.compareTo(MIN_RESYNC_PERIOD) < 0) {
       return MIN_RESYNC_PERIOD;
@@ -143,6 +164,7 @@ public record InformerOptions(
     private UnaryOperator<HasMetadata> transform;
     private boolean streamingList;
     private int pageSize;
+    private WatchTransport watchTransport;
 
     private Builder(InformerOptions from) {
       namespace = from.namespace;
@@ -152,6 +174,7 @@ public record InformerOptions(
       transform = from.transform;
       streamingList = from.streamingList;
       pageSize = from.pageSize;
+      watchTransport = from.watchTransport;
     }
 
     /** The namespace to watch; null or blank for all. */
@@ -216,6 +239,16 @@ public record InformerOptions(
       return this;
     }
 
+    /**
+     * How the watch reaches the server.
+     *
+     * @throws NullPointerException if null
+     */
+    public Builder watchTransport(WatchTransport value) {
+      watchTransport = Objects.requireNonNull(value, "watchTransport");
+      return this;
+    }
+
     /** The options. */
     public InformerOptions build() {
       return new InformerOptions(
@@ -225,7 +258,8 @@ public record InformerOptions(
           resyncPeriod,
           transform,
           streamingList,
-          pageSize);
+          pageSize,
+          watchTransport);
     }
   }
 }

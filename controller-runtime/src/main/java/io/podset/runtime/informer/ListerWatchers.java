@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.RequestConfig;
 import io.fabric8.kubernetes.client.RequestConfigBuilder;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.http.HttpClient;
 import io.podset.runtime.time.Clock;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -35,7 +36,9 @@ public final class ListerWatchers {
    * the next page is requested as soon as the continue token is known (so the server prepares it
    * while this page is decoded), and with the default transform ({@link
    * InformerOptions#stripManagedFields()}) the managed fields of listed objects are skipped rather
-   * than decoded and then dropped.
+   * than decoded and then dropped. With {@link WatchTransport#HTTP_STREAM} (the default) the watch
+   * is an HTTP stream whose events are decoded and handed to the informer on the connection's I/O
+   * thread; with {@link WatchTransport#FABRIC8} it is fabric8's watch.
    *
    * @throws IllegalArgumentException if a namespace is given for a cluster-scoped type
    */
@@ -53,20 +56,17 @@ public final class ListerWatchers {
     }
     String apiVersion = HasMetadata.getApiVersion(type);
     String description = describe(apiVersion, HasMetadata.getKind(type), options);
-    var watchOp = watchClient(client).resources(type);
-    var watcher =
-        options.namespace() == null
-            ? watchOp.inAnyNamespace()
-            : watchOp.inNamespace(options.namespace());
+    String url =
+        collectionUrl(
+            client,
+            HasMetadata.getGroup(type),
+            HasMetadata.getVersion(type),
+            HasMetadata.getPlural(type),
+            Namespaced.class.isAssignableFrom(type) ? options.namespace() : null);
     HttpListPager<T> pager =
         new HttpListPager<>(
             client.getHttpClient(),
-            collectionUrl(
-                client,
-                HasMetadata.getGroup(type),
-                HasMetadata.getVersion(type),
-                HasMetadata.getPlural(type),
-                Namespaced.class.isAssignableFrom(type) ? options.namespace() : null),
+            url,
             apiVersion,
             options.labelSelector(),
             options.fieldSelector(),
@@ -74,7 +74,47 @@ public final class ListerWatchers {
             client.getKubernetesSerialization(),
             type,
             options.transform() == InformerOptions.stripManagedFields());
+    if (options.watchTransport() == WatchTransport.HTTP_STREAM) {
+      HttpWatch<T> watch =
+          new HttpWatch<>(
+              watchHttpClient(client),
+              url,
+              apiVersion,
+              options.labelSelector(),
+              options.fieldSelector(),
+              client.getConfiguration().getRequestTimeout(),
+              client.getKubernetesSerialization(),
+              type);
+      return new HttpListerWatcher<>(pager, watch, description);
+    }
+    var watchOp = watchClient(client).resources(type);
+    var watcher =
+        options.namespace() == null
+            ? watchOp.inAnyNamespace()
+            : watchOp.inNamespace(options.namespace());
     return new Fabric8ListerWatcher<>(pager, watcher::watch, options, clock, description);
+  }
+
+  /**
+   * The client's HTTP client (same connections, interceptors and authentication) without its own
+   * retries of 5xx answers and I/O failures, so that every failure of a watch reaches the
+   * reflector, which decides how to recover and reports it in health.
+   */
+  static HttpClient watchHttpClient(KubernetesClient client) {
+    HttpClient http = client.getHttpClient();
+    try {
+      RequestConfig config =
+          new RequestConfigBuilder(client.getConfiguration().getRequestConfig())
+              .withRequestRetryBackoffLimit(0)
+              .build();
+      return http.newBuilder().tag(config).build();
+    } catch (RuntimeException e) {
+      log.warn(
+          "Cannot derive a non-retrying HTTP client for watches ({}); fabric8 may retry failed"
+              + " watch requests by itself",
+          e.toString());
+      return http;
+    }
   }
 
   /**
@@ -133,15 +173,41 @@ public final class ListerWatchers {
         context.getGroup() == null || context.getGroup().isEmpty()
             ? context.getVersion()
             : context.getGroup() + "/" + context.getVersion();
-    return create(
-        client.genericKubernetesResources(context),
-        watchClient(client).genericKubernetesResources(context),
-        options,
-        clock,
+    String description =
         describe(
             apiVersion,
             context.getKind() == null ? context.getPlural() : context.getKind(),
-            options));
+            options);
+    var listOp = client.genericKubernetesResources(context);
+    if (options.watchTransport() == WatchTransport.HTTP_STREAM) {
+      var lister =
+          options.namespace() == null
+              ? listOp.inAnyNamespace()
+              : listOp.inNamespace(options.namespace());
+      HttpWatch<GenericKubernetesResource> watch =
+          new HttpWatch<>(
+              watchHttpClient(client),
+              collectionUrl(
+                  client,
+                  context.getGroup(),
+                  context.getVersion(),
+                  context.getPlural(),
+                  context.isNamespaceScoped() ? options.namespace() : null),
+              apiVersion,
+              options.labelSelector(),
+              options.fieldSelector(),
+              client.getConfiguration().getRequestTimeout(),
+              client.getKubernetesSerialization(),
+              GenericKubernetesResource.class);
+      return new HttpListerWatcher<>(
+          Fabric8ListerWatcher.listCall(lister::list, options), watch, description);
+    }
+    return create(
+        listOp,
+        watchClient(client).genericKubernetesResources(context),
+        options,
+        clock,
+        description);
   }
 
   private static <T extends HasMetadata, L extends KubernetesResourceList<T>>

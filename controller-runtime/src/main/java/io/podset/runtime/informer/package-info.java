@@ -10,6 +10,12 @@
  * {@link io.podset.runtime.informer.SharedInformerFactory} shares one informer per type, namespace
  * and selectors.
  *
+ * <p>Transport: lists stream through the fabric8 client's HTTP client, decoded as they arrive;
+ * watches are HTTP streams ({@link io.podset.runtime.informer.WatchTransport#HTTP_STREAM}) whose
+ * events are decoded and applied on the connection's I/O thread, read only as fast as the informer
+ * takes them; {@link io.podset.runtime.informer.WatchTransport#FABRIC8} uses fabric8's watch
+ * instead.
+ *
  * <p>Recovery: a watch that ends normally is re-opened at once from the last resourceVersion; a
  * broken watch, 429 or 5xx is re-opened after a backoff (800 ms doubling to 30 s, with jitter,
  * starting over after two minutes without trouble); 410 Gone leads to a relist; an expired continue

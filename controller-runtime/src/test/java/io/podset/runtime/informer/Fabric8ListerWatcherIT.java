@@ -118,6 +118,10 @@ class Fabric8ListerWatcherIT {
   }
 
   private ListerWatcher<Pod> pods() {
+    return pods(WatchTransport.HTTP_STREAM);
+  }
+
+  private ListerWatcher<Pod> pods(WatchTransport transport) {
     return ListerWatchers.forResource(
         client,
         Pod.class,
@@ -125,6 +129,7 @@ class Fabric8ListerWatcherIT {
             .namespace("ns")
             .labelSelector("app=web")
             .fieldSelector("status.phase=Running")
+            .watchTransport(transport)
             .build());
   }
 
@@ -150,6 +155,16 @@ class Fabric8ListerWatcherIT {
 
   @Test
   void watch_deliversEventsAndBookmarks_thenGoneAsA410() throws Exception {
+    watch_deliversEventsAndBookmarks_thenGoneAsA410(WatchTransport.HTTP_STREAM);
+  }
+
+  @Test
+  void fabric8Watch_deliversEventsAndBookmarks_thenGoneAsA410() throws Exception {
+    watch_deliversEventsAndBookmarks_thenGoneAsA410(WatchTransport.FABRIC8);
+  }
+
+  private void watch_deliversEventsAndBookmarks_thenGoneAsA410(WatchTransport transport)
+      throws Exception {
     watchLines =
         List.of(
             "{\"type\":\"ADDED\",\"object\":" + POD + "}",
@@ -161,7 +176,7 @@ class Fabric8ListerWatcherIT {
     endWatchStream = true;
     Collector<Pod> collector = new Collector<>();
 
-    pods().watch(new WatchRequest("10", Duration.ofMinutes(5), true, false), collector);
+    pods(transport).watch(new WatchRequest("10", Duration.ofMinutes(5), true, false), collector);
 
     RuntimeException cause = collector.closed.get(WAIT_SECONDS, TimeUnit.SECONDS);
     assertThat(ApiErrors.isGone(cause)).isTrue();
@@ -174,16 +189,17 @@ class Fabric8ListerWatcherIT {
   }
 
   @Test
-  void watch_endedByTheServerAtItsTimeout_isANormalEnd_elseAFailure_andNeverReconnects()
+  void fabric8Watch_endedByTheServerAtItsTimeout_isANormalEnd_elseAFailure_andNeverReconnects()
       throws Exception {
     watchLines = List.of("{\"type\":\"ADDED\",\"object\":" + POD + "}");
     endWatchStream = true;
     Collector<Pod> atTimeout = new Collector<>();
     Collector<Pod> early = new Collector<>();
 
-    pods().watch(new WatchRequest("10", Duration.ofSeconds(1), true, false), atTimeout);
+    ListerWatcher<Pod> pods = pods(WatchTransport.FABRIC8);
+    pods.watch(new WatchRequest("10", Duration.ofSeconds(1), true, false), atTimeout);
     assertThat(atTimeout.closed.get(WAIT_SECONDS, TimeUnit.SECONDS)).isNull();
-    pods().watch(new WatchRequest("10", Duration.ofMinutes(5), true, false), early);
+    pods.watch(new WatchRequest("10", Duration.ofMinutes(5), true, false), early);
 
     assertThat(early.closed.get(WAIT_SECONDS, TimeUnit.SECONDS)).isNotNull();
     assertThat(queries).hasSize(2);

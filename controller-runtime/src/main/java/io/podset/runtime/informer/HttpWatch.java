@@ -1,0 +1,451 @@
+package io.podset.runtime.informer;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.http.AsyncBody;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.lang.reflect.Type;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Watches a collection over HTTP streaming ({@code ?watch=true}: a chunked body of
+ * newline-delimited JSON events) through fabric8's HTTP client, decoding each event and handing it
+ * to the listener on the thread that delivered its bytes: no executor hop between the socket and
+ * the reflector.
+ *
+ * <p>Semantics, as the API server defines them:
+ *
+ * <ul>
+ *   <li>The request carries the resourceVersion to resume from (none for "now"), {@code
+ *       allowWatchBookmarks}, {@code timeoutSeconds}, the selectors and, for a streaming list,
+ *       {@code sendInitialEvents=true&resourceVersionMatch=NotOlderThan}.
+ *   <li>A refused watch (any status but 200) fails {@link #watch} with a {@link
+ *       KubernetesClientException} carrying the code and the server's Status (410 for a version
+ *       older than the history).
+ *   <li>An {@code ERROR} event (how a running watch reports 410 Expired and other failures) ends
+ *       the watch with that Status as a {@link KubernetesClientException}.
+ *   <li>The server closing the stream cleanly (at its timeout, or for its own reasons) is a normal
+ *       end ({@code onClose(null)}); the reflector decides whether it ended suspiciously early.
+ *   <li>A broken connection, a body cut in the middle of an event or an undecodable event ends the
+ *       watch with a {@link KubernetesClientException} of code 0 (re-watch from the last version).
+ * </ul>
+ *
+ * <p>Backpressure: the next chunk is asked for only once the events of the previous one were handed
+ * over, so a slow consumer slows the reading of the socket (and TCP slows the server) rather than
+ * growing a buffer. No client-side timeout applies to the stream: the server ends it at {@code
+ * timeoutSeconds}, and the reflector's guard ends it if the server does not. Establishing the watch
+ * waits at most {@code openTimeoutMillis} for the response headers.
+ *
+ * <p>Thread-safe; each {@link #watch} call is an independent stream.
+ */
+final class HttpWatch<T extends HasMetadata> {
+
+  /** At most this much of a refused watch's body is read, to describe the refusal. */
+  private static final int MAX_ERROR_BODY = 64 * 1024;
+
+  private final HttpClient http;
+  private final String collectionUrl;
+  private final String apiVersion;
+  private final String labelSelector;
+  private final String fieldSelector;
+  private final long openTimeoutMillis;
+  private final KubernetesSerialization serialization;
+  private final TypeReference<WatchLine<T>> lineType;
+  private final TypeReference<WatchLine<Status>> statusLineType;
+
+  /**
+   * One line of a watch body.
+   *
+   * @param type ADDED, MODIFIED, DELETED, BOOKMARK or ERROR
+   * @param object the object (a Status for ERROR)
+   */
+  record WatchLine<O>(String type, O object) {}
+
+  /**
+   * @param http an HTTP client that does not retry by itself (its interceptors authenticate)
+   * @param collectionUrl the URL of the collection, without a query
+   * @param apiVersion set on decoded objects that come without one
+   * @param labelSelector label selector, or null
+   * @param fieldSelector field selector, or null
+   * @param openTimeoutMillis how long to wait for the response headers; zero or less for no limit
+   * @param serialization the client's, to decode events with
+   * @param type the watched type
+   */
+  HttpWatch(
+      HttpClient http,
+      String collectionUrl,
+      String apiVersion,
+      String labelSelector,
+      String fieldSelector,
+      long openTimeoutMillis,
+      KubernetesSerialization serialization,
+      Class<T> type) {
+    this.http = Objects.requireNonNull(http, "http");
+    this.collectionUrl = Objects.requireNonNull(collectionUrl, "collectionUrl");
+    this.apiVersion = Objects.requireNonNull(apiVersion, "apiVersion");
+    this.labelSelector = labelSelector;
+    this.fieldSelector = fieldSelector;
+    this.openTimeoutMillis = openTimeoutMillis;
+    this.serialization = Objects.requireNonNull(serialization, "serialization");
+    this.lineType = typeReference(Objects.requireNonNull(type, "type"));
+    this.statusLineType = typeReference(Status.class);
+  }
+
+  private <O> TypeReference<WatchLine<O>> typeReference(Class<O> objectType) {
+    Type lineOf = serialization.constructParametricType(WatchLine.class, objectType);
+    return new TypeReference<>() {
+      @Override
+      public Type getType() {
+        return lineOf;
+      }
+    };
+  }
+
+  /**
+   * Opens a watch; returns once the server accepted it (status 200).
+   *
+   * @throws KubernetesClientException if the server refused it (with its code and Status), or the
+   *     connection failed or timed out (code 0)
+   */
+  WatchHandle watch(WatchRequest request, WatchListener<T> listener) {
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(listener, "listener");
+    String url = url(request);
+    WatchStream<T> stream = new WatchStream<>(this, listener, url);
+    HttpRequest httpRequest =
+        http.newHttpRequestBuilder()
+            .uri(URI.create(url))
+            .header("Accept", "application/json")
+            .forStreaming()
+            .build();
+    CompletableFuture<HttpResponse<AsyncBody>> pending = http.consumeBytes(httpRequest, stream);
+    HttpResponse<AsyncBody> response = await(pending, url);
+    if (response.code() != 200) {
+      throw refusal(url, response, stream);
+    }
+    stream.start(response.body());
+    return stream::close;
+  }
+
+  /** The watch URL: watch, version, bookmarks, timeout, selectors, streaming list. */
+  String url(WatchRequest request) {
+    StringBuilder sb = new StringBuilder(collectionUrl).append("?watch=true");
+    if (!request.resourceVersion().isEmpty()) {
+      sb.append("&resourceVersion=").append(encode(request.resourceVersion()));
+    }
+    if (request.allowBookmarks()) {
+      sb.append("&allowWatchBookmarks=true");
+    }
+    sb.append("&timeoutSeconds=").append(Math.max(1, request.timeout().toSeconds()));
+    if (labelSelector != null) {
+      sb.append("&labelSelector=").append(encode(labelSelector));
+    }
+    if (fieldSelector != null) {
+      sb.append("&fieldSelector=").append(encode(fieldSelector));
+    }
+    if (request.sendInitialEvents()) {
+      sb.append("&sendInitialEvents=true&resourceVersionMatch=NotOlderThan");
+    }
+    return sb.toString();
+  }
+
+  /**
+   * Decodes one line into an event, or throws what ends the watch: the Status of an ERROR event, or
+   * a code-0 exception for a line that is not a watch event.
+   */
+  WatchEvent<T> decode(byte[] bytes, int offset, int length, String url) {
+    WatchLine<T> line;
+    try {
+      line = serialization.unmarshal(new ByteArrayInputStream(bytes, offset, length), lineType);
+    } catch (RuntimeException e) {
+      line = null; // perhaps an ERROR whose Status does not decode as T: tried below
+    }
+    if (line == null || "ERROR".equals(line.type())) {
+      throw errorEvent(bytes, offset, length, url);
+    }
+    T object = line.object();
+    if (object == null || line.type() == null) {
+      throw undecodable(bytes, offset, length, url, null);
+    }
+    if (object.getApiVersion() == null || object.getApiVersion().isEmpty()) {
+      object.setApiVersion(apiVersion);
+    }
+    return switch (line.type()) {
+      case "ADDED" -> new WatchEvent.Added<>(object);
+      case "MODIFIED" -> new WatchEvent.Modified<>(object);
+      case "DELETED" -> new WatchEvent.Deleted<>(object);
+      case "BOOKMARK" -> bookmark(object, bytes, offset, length, url);
+      default -> throw undecodable(bytes, offset, length, url, null);
+    };
+  }
+
+  private WatchEvent<T> bookmark(T object, byte[] bytes, int offset, int length, String url) {
+    ObjectMeta meta = object.getMetadata();
+    if (meta == null || meta.getResourceVersion() == null) {
+      throw undecodable(bytes, offset, length, url, null);
+    }
+    return new WatchEvent.Bookmark<>(meta.getResourceVersion(), meta.getAnnotations());
+  }
+
+  private KubernetesClientException errorEvent(byte[] bytes, int offset, int length, String url) {
+    WatchLine<Status> line;
+    try {
+      line =
+          serialization.unmarshal(new ByteArrayInputStream(bytes, offset, length), statusLineType);
+    } catch (RuntimeException e) {
+      return undecodable(bytes, offset, length, url, e);
+    }
+    if (line == null || !"ERROR".equals(line.type()) || line.object() == null) {
+      return undecodable(bytes, offset, length, url, null);
+    }
+    Status status = line.object();
+    int code = status.getCode() == null ? 0 : status.getCode();
+    return new KubernetesClientException(
+        "watch of " + url + " ended by an ERROR event: " + status.getMessage(), code, status);
+  }
+
+  private static KubernetesClientException undecodable(
+      byte[] bytes, int offset, int length, String url, Throwable cause) {
+    String text = new String(bytes, offset, Math.min(length, 200), StandardCharsets.UTF_8);
+    return new KubernetesClientException("watch of " + url + ": not a watch event: " + text, cause);
+  }
+
+  private HttpResponse<AsyncBody> await(
+      CompletableFuture<HttpResponse<AsyncBody>> pending, String url) {
+    try {
+      return openTimeoutMillis > 0
+          ? pending.get(openTimeoutMillis, TimeUnit.MILLISECONDS)
+          : pending.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      cancelWhenDone(pending);
+      throw new KubernetesClientException("watch of " + url + " interrupted", e);
+    } catch (TimeoutException e) {
+      cancelWhenDone(pending);
+      throw new KubernetesClientException(
+          "watch of " + url + " not answered within " + openTimeoutMillis + " ms", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      if (cause instanceof KubernetesClientException k) {
+        throw k;
+      }
+      throw new KubernetesClientException(
+          "watch of " + url + " failed: " + cause.getMessage(), cause);
+    }
+  }
+
+  private static void cancelWhenDone(CompletableFuture<HttpResponse<AsyncBody>> pending) {
+    pending.whenComplete(
+        (response, error) -> {
+          if (response != null) {
+            response.body().cancel();
+          }
+        });
+  }
+
+  /** Reads (a bounded part of) a refused watch's body and turns it into the failure. */
+  private KubernetesClientException refusal(
+      String url, HttpResponse<AsyncBody> response, WatchStream<T> stream) {
+    AsyncBody body = response.body();
+    byte[] text = new byte[0];
+    try {
+      stream.collectRefusal();
+      body.consume();
+      if (openTimeoutMillis > 0) {
+        body.done().get(openTimeoutMillis, TimeUnit.MILLISECONDS);
+      } else {
+        body.done().get();
+      }
+      text = stream.refusalBody();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException | RuntimeException e) {
+      // described from the code alone
+    } finally {
+      if (!body.done().isDone()) {
+        body.cancel(); // else its connection is back in the pool: left alone
+      }
+    }
+    return HttpListPager.failure(serialization, url, response.code(), text);
+  }
+
+  private static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * One open watch: splits the body into lines, decodes them and hands the events over on the
+   * delivering thread, and reports the end once.
+   */
+  private static final class WatchStream<T extends HasMetadata>
+      implements AsyncBody.Consumer<List<ByteBuffer>> {
+    private final HttpWatch<T> watch;
+    private final WatchListener<T> listener;
+    private final String url;
+    // Confined to the delivering thread (the HTTP client calls consume one chunk at a time).
+    private final JsonLines lines = new JsonLines();
+
+    private final Object lock = new Object();
+    // All guarded by lock. body: set once the watch is accepted. refusal: the body of a refused
+    // watch being collected (null when streaming events). closed: by the client, nothing more is
+    // reported; ended: the end was reported (or is being), nothing more is reported.
+    private AsyncBody body;
+    private ByteArrayOutputStream refusal;
+    private boolean closed;
+    private boolean ended;
+
+    WatchStream(HttpWatch<T> watch, WatchListener<T> listener, String url) {
+      this.watch = watch;
+      this.listener = listener;
+      this.url = url;
+    }
+
+    /** Starts reading events; called once the server accepted the watch. */
+    void start(AsyncBody accepted) {
+      synchronized (lock) {
+        body = accepted;
+      }
+      accepted.done().whenComplete((ignored, error) -> bodyEnded(error));
+      accepted.consume();
+    }
+
+    void collectRefusal() {
+      synchronized (lock) {
+        refusal = new ByteArrayOutputStream();
+      }
+    }
+
+    byte[] refusalBody() {
+      synchronized (lock) {
+        return refusal == null ? new byte[0] : refusal.toByteArray();
+      }
+    }
+
+    @Override
+    public void consume(List<ByteBuffer> chunks, AsyncBody from) {
+      if (collectingRefusal(chunks)) {
+        from.consume();
+        return;
+      }
+      for (ByteBuffer chunk : chunks) {
+        if (!lines.feed(chunk, this::line)) {
+          return; // ended: no more chunks are asked for
+        }
+      }
+      if (isOpen()) {
+        from.consume();
+      }
+    }
+
+    private boolean collectingRefusal(List<ByteBuffer> chunks) {
+      synchronized (lock) {
+        if (refusal == null) {
+          return false;
+        }
+        for (ByteBuffer chunk : chunks) {
+          ByteBuffer copy = chunk.duplicate();
+          while (copy.hasRemaining() && refusal.size() < MAX_ERROR_BODY) {
+            refusal.write(copy.get());
+          }
+        }
+        return true;
+      }
+    }
+
+    private boolean line(byte[] bytes, int offset, int length) {
+      if (!isOpen()) {
+        return false;
+      }
+      WatchEvent<T> event;
+      try {
+        event = watch.decode(bytes, offset, length, url);
+      } catch (KubernetesClientException e) {
+        fail(e);
+        return false;
+      }
+      try {
+        listener.onEvent(event);
+      } catch (RuntimeException e) {
+        fail(e);
+        return false;
+      }
+      return true;
+    }
+
+    private void bodyEnded(Throwable error) {
+      if (error == null) {
+        end(
+            lines.hasPartialLine()
+                ? new KubernetesClientException(
+                    "watch of " + url + ": the stream ended in the middle of an event")
+                : null);
+      } else {
+        end(new KubernetesClientException("watch of " + url + " broke: " + error, error));
+      }
+    }
+
+    /** Ends the watch with {@code cause} and stops reading. */
+    private void fail(RuntimeException cause) {
+      end(cause);
+      cancelBody();
+    }
+
+    private void end(RuntimeException cause) {
+      synchronized (lock) {
+        if (closed || ended) {
+          return;
+        }
+        ended = true;
+      }
+      listener.onClose(cause);
+    }
+
+    private boolean isOpen() {
+      synchronized (lock) {
+        return !closed && !ended;
+      }
+    }
+
+    /** Closed by the client: nothing more is reported. */
+    void close() {
+      synchronized (lock) {
+        if (closed) {
+          return;
+        }
+        closed = true;
+      }
+      cancelBody();
+    }
+
+    /**
+     * Stops a body still being read. A body that ended is left alone: its connection went back to
+     * the client's pool, and cancelling would reset it under the next request that took it.
+     */
+    private void cancelBody() {
+      AsyncBody b;
+      synchronized (lock) {
+        b = body;
+      }
+      if (b != null && !b.done().isDone()) {
+        b.cancel();
+      }
+    }
+  }
+}

@@ -1,0 +1,18 @@
+package io.podset.runtime.informer;
+
+/** How an informer's watch reaches the API server ({@link InformerOptions#watchTransport()}). */
+public enum WatchTransport {
+
+  /**
+   * HTTP streaming ({@code ?watch=true}, newline-delimited JSON) over the fabric8 client's HTTP
+   * client: each event is decoded and handed to the informer on the connection's own I/O thread,
+   * with no thread hand-off before the informer's cache. The default.
+   */
+  HTTP_STREAM,
+
+  /**
+   * fabric8's own watch (a WebSocket, or HTTP when the client is configured for HTTP watches),
+   * whose events reach the informer through fabric8's executor: one thread hand-off more per event.
+   */
+  FABRIC8
+}
