@@ -16,11 +16,11 @@ import java.util.Objects;
  * @param expectationsTimeout how long the reconciler waits for the cache to show its own writes
  *     before acting again anyway (lost events); default 5 minutes, as the ReplicaSet controller
  * @param clock time for conditions, expectations and the controller
- * @param statusDelay how long a status write may wait for pods that are still starting (not Ready,
- *     created less than this ago), so that pods becoming Ready one after the other cost one status
- *     write instead of one per step (as the EndpointSlice controller's batch period); a status
- *     showing a failure, or with no pod starting, is written at once; default 1 s, zero to write
- *     every change at once
+ * @param statusDelay how long a status write may wait for the pods the operator just created to
+ *     become Ready (counted from the first write held back), so that pods becoming Ready one after
+ *     the other cost one status write instead of one per step (as the EndpointSlice controller's
+ *     batch period); a status showing a failure, or with every pod Ready, is written at once;
+ *     default 1 s, zero to write every change at once
  */
 public record PodSetOptions(
     int workers,

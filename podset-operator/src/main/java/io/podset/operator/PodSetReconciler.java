@@ -50,9 +50,9 @@ import org.slf4j.LoggerFactory;
  * trigger it again.
  *
  * <p>Status writes: only when the status changed; a pass that created pods leaves it to the passes
- * their events trigger, and those wait (at most {@link PodSetOptions#statusDelay()} from the
- * creation) until the new pods are Ready, so that a new PodSet's status is written once rather than
- * once per pod becoming Ready. A failure is written at once.
+ * their events trigger, and those wait (at most {@link PodSetOptions#statusDelay()} from the first
+ * write held back) until the new pods are Ready, so that a new PodSet's status is written once
+ * rather than once per pod becoming Ready. A failure is written at once.
  *
  * <p>Failures: a PodSet that cannot work as written gets a {@code ReplicaFailure} condition ({@code
  * InvalidSpec}) and a {@link TerminalReconcileException} (no retry until it changes); a refused or
@@ -254,7 +254,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
             : executor.execute(request, podSet, plan);
     Instant now = clock.instant();
     if (plan.create() > 0) {
-      startingPods.created(request, now);
+      startingPods.created(request);
     }
     PodSetStatus current = writtenStatuses.current(request, podSet);
     PodSetStatus status = PodSetStatuses.compute(podSet, current, plan, failure, now);
