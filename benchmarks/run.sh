@@ -10,7 +10,9 @@
 #
 # For profiling: CONVERGE_CONTENDERS="ours josdk" (LATENCY_CONTENDERS, INFORMER_CONTENDERS
 # likewise) runs only those contenders (the latency ones LATENCY_REPEATS times, 3 by default,
-# order rotated each time), and
+# order rotated each time; besides ours, fabric8-informer and josdk, the latency contenders
+# ours-fabric8-watch and ours-inline are ours with fabric8's watch or with inline handlers, for A/B
+# runs), and
 # CONTENDER_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/x.jfr" adds JVM options to every
 # contender JVM of the informer and operator benchmarks (informer, converge, latency).
 #
