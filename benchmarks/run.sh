@@ -28,7 +28,7 @@ for arg in "$@"; do
     --full) mode=full ;;
     workqueue | apiserver | informer | converge | latency) areas+=("$arg") ;;
     -h | --help)
-      sed -n '2,15p' "$0"
+      sed -n '2,17p' "$0"
       exit 0
       ;;
     *)
