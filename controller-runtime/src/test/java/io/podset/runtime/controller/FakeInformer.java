@@ -11,8 +11,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** An informer driven by the test: events are delivered synchronously on the calling thread. */
 final class FakeInformer<T extends HasMetadata> implements SharedInformer<T> {
