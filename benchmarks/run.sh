@@ -9,10 +9,11 @@
 #                                                    informer, converge, latency)
 #
 # For profiling: CONVERGE_CONTENDERS="ours josdk" (LATENCY_CONTENDERS, INFORMER_CONTENDERS
-# likewise) runs only those contenders (the latency ones LATENCY_REPEATS times, 3 by default,
-# order rotated each time; besides ours, fabric8-informer and josdk, the latency contenders
+# likewise) runs only those contenders; INFORMER_REPEATS and LATENCY_REPEATS set how many fresh
+# JVMs each informer and latency contender gets (3 in the full run, 1 in --quick; the order is
+# rotated each repeat); besides ours, fabric8-informer and josdk, the latency contenders
 # ours-fabric8-watch and ours-inline are ours with fabric8's watch or with inline handlers, for A/B
-# runs), and
+# runs; and
 # CONTENDER_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/x.jfr" adds JVM options to every
 # contender JVM of the informer and operator benchmarks (informer, converge, latency);
 # SERVER_JAVA_OPTS likewise to every server JVM (say "-Xlog:gc:file=/tmp/server-gc-%p.log").
@@ -29,7 +30,7 @@ for arg in "$@"; do
     --full) mode=full ;;
     workqueue | apiserver | informer | converge | latency) areas+=("$arg") ;;
     -h | --help)
-      sed -n '2,18p' "$0"
+      sed -n '2,22p' "$0"
       exit 0
       ;;
     *)
@@ -60,15 +61,17 @@ if [[ $mode == quick ]]; then
   wq_adds_dedup=1000000 wq_adds_unique=300000 wq_warm=1 wq_rounds=3
   go_opts=(-count 3 -benchtime 500ms)
   api_repeats=1 api_seconds=2 api_rounds=2 api_startups=5
-  informer_sizes=(10000) informer_repeats=3
+  # One fresh JVM per contender for the informer and latency areas (3 in the full run): a routine
+  # check, not the figures of record; INFORMER_REPEATS / LATENCY_REPEATS ask for more.
+  informer_sizes=(10000) informer_repeats=${INFORMER_REPEATS:-1}
   converge_podsets=200 converge_repeats=1
-  latency_rates=1000 latency_seconds=5 latency_repeats=${LATENCY_REPEATS:-3}
+  latency_rates=1000 latency_seconds=5 latency_repeats=${LATENCY_REPEATS:-1}
 else
   jmh_opts=(-f 3 -wi 3 -w 2s -i 5 -r 2s)
   wq_adds_dedup=4000000 wq_adds_unique=1000000 wq_warm=3 wq_rounds=7
   go_opts=(-count 7 -benchtime 2s)
   api_repeats=3 api_seconds=5 api_rounds=3 api_startups=10
-  informer_sizes=(10000 50000) informer_repeats=3
+  informer_sizes=(10000 50000) informer_repeats=${INFORMER_REPEATS:-3}
   converge_podsets=1000 converge_repeats=3
   latency_rates=100,1000,5000 latency_seconds=20 latency_repeats=${LATENCY_REPEATS:-3}
 fi
@@ -97,6 +100,7 @@ java_opts=(-Xms1g -Xmx1g -XX:+UseG1GC)
   echo "- machine: $ncpu CPUs, load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "- $(java -version 2>&1 | sed -n 2p), $(go version 2>/dev/null | cut -d' ' -f3-4)"
   echo "- JMH: \`${jmh_opts[*]} -prof gc\`; Go: \`${go_opts[*]} -benchmem\`"
+  echo "- fresh JVMs per contender: informer $informer_repeats, latency $latency_repeats (median)"
 } >"$raw/meta.md"
 
 if has_area workqueue; then

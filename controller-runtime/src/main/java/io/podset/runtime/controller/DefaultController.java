@@ -216,7 +216,16 @@ final class DefaultController implements Controller {
     } catch (Throwable e) {
       causes.note(request, "retry");
       queue.addRateLimited(request);
-      log.error("Reconcile of {} failed, retry {} scheduled", request, retries + 1, e);
+      if (ReconcileFailures.isTransient(e)) {
+        log.warn(
+            "Reconcile of {} failed, retry {} scheduled: {}",
+            request,
+            retries + 1,
+            ReconcileFailures.describe(e));
+        log.debug("Reconcile of {} failed with", request, e);
+      } else {
+        log.error("Reconcile of {} failed, retry {} scheduled", request, retries + 1, e);
+      }
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }

@@ -10,7 +10,15 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The basic {@link WorkQueue}: one lock, and per-key entries threaded into an intrusive hash table
  * ({@link EntryTable}) and two intrusive lists (the {@link ReadyList} and, with metrics, the {@link
- * BusyList}), so a key costs one entry for as long as it is dirty or processing, and nothing else.
+ * BusyList}). A key's entry stays in the table while the key is idle (evicted when the table needs
+ * room), so adding a key again allocates nothing.
+ *
+ * <p>Two common calls take no lock (see {@link QueueEntry}): an add of a key that is already dirty
+ * (events arriving faster than workers take them) confirms it dirty with a compare-and-set, and a
+ * done of a key that was not added meanwhile marks it idle with a compare-and-set. Without the
+ * lock, a done does not update the processing count; that count is kept only for keys marked {@link
+ * QueueEntry#COUNTED}: all of them with metrics, and from the start of a shutdown, which marks the
+ * keys being processed then, so a drain knows when they are all done.
  */
 final class FifoWorkQueue<K> implements WorkQueue<K> {
 
@@ -27,10 +35,12 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   /** Null when the queue has no metrics: then no clock is read on the hot path. */
   private final QueueMetrics metrics;
 
-  // All fields below are guarded by lock. Invariants:
-  // - entries holds exactly the keys that are dirty, processing, or both.
+  // All fields below are guarded by lock (entries and the entries' states are also read, and the
+  // states changed, without it: see QueueEntry). Invariants:
+  // - entries holds every key that is dirty or processing, and maybe idle ones.
   // - an entry is in ready iff dirty && !processing.
-  // - with metrics, an entry is in busy iff processing; processing counts those entries always.
+  // - processing counts the entries that are processing and COUNTED; with metrics every processing
+  //   entry is COUNTED and in busy; once shuttingDown, every processing entry is COUNTED.
   // - once shuttingDown, no key becomes dirty again; after shutDown() without drain the ready list
   //   is empty and no entry is dirty.
   private final EntryTable<K> entries = new EntryTable<>();
@@ -59,6 +69,11 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   public void add(K key) {
     Objects.requireNonNull(key, "key");
     int hash = EntryTable.spread(key);
+    QueueEntry<K> seen = entries.findLockFree(key, hash);
+    if (seen != null && seen.coalesce(key)) {
+      // Dirty now: this add coalesces with the pending one, as under the lock.
+      return;
+    }
     long now = metrics == null ? 0L : clock.nanoTime();
     lock.lock();
     try {
@@ -66,14 +81,17 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
         return;
       }
       QueueEntry<K> entry = entries.find(key, hash);
+      boolean beingProcessed;
       if (entry == null) {
         entry = entries.insert(key, hash);
-      } else if (entry.dirty) {
+        beingProcessed = false;
+      } else if (entry.isDirty()) {
         return;
+      } else {
+        beingProcessed = entry.markDirty();
       }
-      entry.dirty = true;
       entry.addedAt = now;
-      if (!entry.processing) {
+      if (!beingProcessed) {
         pushReady(entry);
       }
     } finally {
@@ -86,16 +104,21 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
 
   @Override
   public Optional<K> get() throws InterruptedException {
-    return take(null);
+    // Wrapped here, in a method small enough to inline, so callers that unwrap it at once (a
+    // worker loop) do not allocate it.
+    return Optional.ofNullable(take(null));
   }
 
   @Override
   public Optional<K> poll(Duration timeout) throws InterruptedException {
-    return take(Objects.requireNonNull(timeout, "timeout"));
+    return Optional.ofNullable(take(Objects.requireNonNull(timeout, "timeout")));
   }
 
-  /** Hands out the head; waits forever when timeout is null, never when it is zero or negative. */
-  private Optional<K> take(Duration timeout) throws InterruptedException {
+  /**
+   * Hands out the head, or returns null on timeout or shutdown; waits forever when timeout is null,
+   * never when it is zero or negative.
+   */
+  private K take(Duration timeout) throws InterruptedException {
     TimedWakeup wakeup = null;
     K key;
     long queued = 0L;
@@ -104,7 +127,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
       if (ready.isEmpty() && !shuttingDown) {
         if (timeout != null) {
           if (timeout.isNegative() || timeout.isZero()) {
-            return Optional.empty();
+            return null;
           }
           wakeup = TimedWakeup.after(clock, timeout, lock, notEmpty);
         }
@@ -119,12 +142,14 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
       }
       QueueEntry<K> entry = ready.pollFirst();
       if (entry == null) {
-        return Optional.empty();
+        return null;
       }
-      entry.dirty = false;
-      entry.processing = true;
-      processing++;
-      key = entry.key;
+      boolean counted = metrics != null || shuttingDown;
+      entry.handOut(counted);
+      if (counted) {
+        processing++;
+      }
+      key = entry.key();
       if (metrics != null) {
         long now = clock.nanoTime();
         queued = now - entry.addedAt;
@@ -141,7 +166,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
     if (metrics != null) {
       metrics.queued(queued);
     }
-    return Optional.of(key);
+    return key;
   }
 
   /**
@@ -156,26 +181,31 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   @Override
   public void done(K key) {
     Objects.requireNonNull(key, "key");
+    int hash = EntryTable.spread(key);
+    QueueEntry<K> seen = entries.findLockFree(key, hash);
+    if (seen != null && seen.finishFast(key)) {
+      // Not added meanwhile and not counted: idle now, nothing to re-queue or signal.
+      return;
+    }
     long worked = 0L;
     lock.lock();
     try {
-      QueueEntry<K> entry = entries.find(key, EntryTable.spread(key));
-      if (entry == null || !entry.processing) {
+      QueueEntry<K> entry = entries.find(key, hash);
+      int before = entry == null ? -1 : entry.finish();
+      if (before == -1) {
         throw new IllegalStateException("done(key) for a key that is not being processed: " + key);
       }
-      entry.processing = false;
-      processing--;
+      if ((before & QueueEntry.COUNTED) != 0) {
+        processing--;
+      }
       if (metrics != null) {
         worked = clock.nanoTime() - entry.startedAt;
         busy.remove(entry);
       }
-      if (entry.dirty) {
+      if ((before & QueueEntry.DIRTY) != 0) {
         pushReady(entry);
-      } else {
-        entries.remove(entry);
-        if (shuttingDown && processing == 0 && ready.isEmpty()) {
-          drained.signalAll();
-        }
+      } else if (shuttingDown && processing == 0 && ready.isEmpty()) {
+        drained.signalAll();
       }
     } finally {
       lock.unlock();
@@ -183,6 +213,24 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
     if (metrics != null) {
       metrics.worked(worked);
     }
+  }
+
+  /**
+   * Under the lock: the first call marks the queue shutting down and counts every key being
+   * processed now ({@link QueueEntry#markCounted()}), so their dones take the lock and a drain sees
+   * the count reach zero. A done that finished its key lock-free first is simply not counted.
+   */
+  private void beginShutdown() {
+    if (shuttingDown) {
+      return;
+    }
+    shuttingDown = true;
+    entries.forEach(
+        entry -> {
+          if (entry.markCounted()) {
+            processing++;
+          }
+        });
   }
 
   private void pushReady(QueueEntry<K> entry) {
@@ -204,10 +252,14 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   public void shutDown() {
     lock.lock();
     try {
-      shuttingDown = true;
+      beginShutdown();
       dropped = true;
-      ready.clear(entries::remove);
-      entries.forEach(entry -> entry.dirty = false);
+      ready.clear(
+          entry -> {
+            entry.dropDirty();
+            entries.remove(entry);
+          });
+      entries.forEach(QueueEntry::dropDirty);
       notEmpty.signalAll();
       drained.signalAll();
     } finally {
@@ -233,7 +285,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
     boolean done;
     lock.lock();
     try {
-      shuttingDown = true;
+      beginShutdown();
       notEmpty.signalAll();
       if (timeout != null && (!ready.isEmpty() || processing > 0)) {
         wakeup = TimedWakeup.after(clock, timeout, lock, drained);
@@ -272,6 +324,16 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   @Override
   public void close() {
     shutDown();
+  }
+
+  /** The number of buckets of the entry table (for tests and diagnostics). */
+  int entryCapacity() {
+    lock.lock();
+    try {
+      return entries.capacity();
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Seconds all keys being processed have spent so far (for {@code unfinished_work_seconds}). */

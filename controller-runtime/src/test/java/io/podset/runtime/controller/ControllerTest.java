@@ -3,13 +3,19 @@ package io.podset.runtime.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.podset.runtime.predicate.Predicates;
 import io.podset.runtime.reconcile.Reconciler;
@@ -27,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 class ControllerTest {
@@ -290,6 +297,68 @@ class ControllerTest {
     assertThat(bothInside.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
     assertThat(controller.activeWorkers()).isEqualTo(2);
     release.countDown();
+  }
+
+  @Test
+  void transientApiFailures_logOneWarningLine_whileBugsLogTheirStackTrace() throws Exception {
+    Logger logger = (Logger) LoggerFactory.getLogger(DefaultController.class);
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    logs.start();
+    Level configured = logger.getLevel();
+    logger.setLevel(Level.WARN);
+    logger.addAppender(logs);
+    try {
+      start(
+          builder(
+              recording(
+                  r -> {
+                    if (r.name().equals("throttled")) {
+                      throw new IllegalStateException(
+                          "cannot create pods",
+                          new KubernetesClientException(
+                              new StatusBuilder()
+                                  .withCode(429)
+                                  .withReason("TooManyRequests")
+                                  .withMessage("slow down")
+                                  .build()));
+                    }
+                    throw new NullPointerException("spec is null");
+                  })));
+      replicaSets.add(replicaSet("throttled", 1));
+      nextReconcile();
+      replicaSets.add(replicaSet("buggy", 1));
+      nextReconcile();
+      awaitIdle();
+
+      ILoggingEvent throttled = failureLogOf(logs, "ns/throttled");
+      assertThat(throttled.getLevel()).isEqualTo(Level.WARN);
+      assertThat(throttled.getThrowableProxy()).isNull();
+      assertThat(throttled.getFormattedMessage())
+          .isEqualTo(
+              "Reconcile of ns/throttled failed, retry 1 scheduled: cannot create pods"
+                  + " (HTTP 429 TooManyRequests)");
+      ILoggingEvent buggy = failureLogOf(logs, "ns/buggy");
+      assertThat(buggy.getLevel()).isEqualTo(Level.ERROR);
+      assertThat(buggy.getThrowableProxy().getClassName())
+          .isEqualTo(NullPointerException.class.getName());
+    } finally {
+      logger.detachAppender(logs);
+      logger.setLevel(configured);
+    }
+  }
+
+  private static ILoggingEvent failureLogOf(ListAppender<ILoggingEvent> logs, String request) {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (System.nanoTime() < deadline) {
+      for (ILoggingEvent event : List.copyOf(logs.list)) {
+        if (event.getLevel().isGreaterOrEqual(Level.WARN)
+            && event.getFormattedMessage().startsWith("Reconcile of " + request + " failed")) {
+          return event;
+        }
+      }
+      Thread.onSpinWait();
+    }
+    throw new AssertionError("no failure logged for " + request + " within " + WAIT);
   }
 
   @Test

@@ -73,6 +73,71 @@ class EntryTableTest {
         .hasMessageContaining("not in the table");
   }
 
+  /** Hands the entry's key out and finishes it lock-free: the entry is idle. */
+  private static void makeIdle(QueueEntry<Key> entry) {
+    entry.handOut(false);
+    assertThat(entry.finishFast(entry.key())).isTrue();
+    assertThat(entry.isIdle()).isTrue();
+  }
+
+  @Test
+  void insert_whenFullOfIdleEntries_evictsAndReusesThemInsteadOfGrowing() {
+    List<QueueEntry<Key>> idle = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      idle.add(insert(new Key(i, i)));
+    }
+    idle.forEach(EntryTableTest::makeIdle);
+
+    QueueEntry<Key> fresh = insert(new Key(100, 100));
+
+    assertThat(table.capacity()).isEqualTo(16);
+    assertThat(table.size()).isEqualTo(1);
+    assertThat(idle).anySatisfy(entry -> assertThat(entry).isSameAs(fresh));
+    assertThat(fresh.key()).isEqualTo(new Key(100, 100));
+    assertThat(fresh.isDirty()).isTrue();
+    assertThat(find(new Key(100, 100))).isSameAs(fresh);
+    for (int i = 0; i < 12; i++) {
+      assertThat(find(new Key(i, i))).isNull();
+    }
+  }
+
+  @Test
+  void insert_whenFullOfBusyEntries_grows() {
+    for (int i = 0; i < 12; i++) {
+      insert(new Key(i, i)).handOut(false);
+    }
+
+    insert(new Key(100, 100));
+
+    assertThat(table.capacity()).isEqualTo(32);
+    assertThat(table.size()).isEqualTo(13);
+    for (int i = 0; i < 12; i++) {
+      assertThat(find(new Key(i, i))).isNotNull();
+    }
+  }
+
+  @Test
+  void lockFreeTransitions_onAnEntryReusedForAnotherKey_failForTheOldKey() {
+    Key old = new Key(1, 1);
+    QueueEntry<Key> entry = insert(old);
+    makeIdle(entry);
+    for (int i = 2; i < 13; i++) {
+      insert(new Key(i, i)).handOut(false);
+    }
+    Key other = new Key(99, 1);
+    QueueEntry<Key> reused = insert(other);
+
+    assertThat(reused).isSameAs(entry);
+    assertThat(find(old)).isNull();
+    assertThat(table.findLockFree(old, EntryTable.spread(old))).isNull();
+    assertThat(table.findLockFree(other, EntryTable.spread(other))).isSameAs(entry);
+    assertThat(entry.coalesce(old)).isFalse();
+    assertThat(entry.coalesce(other)).isTrue();
+    entry.handOut(false);
+    assertThat(entry.finishFast(old)).isFalse();
+    assertThat(entry.finishFast(other)).isTrue();
+  }
+
   @Test
   void forEach_visitsEveryEntryOnce() {
     for (int i = 0; i < 100; i++) {
@@ -80,7 +145,7 @@ class EntryTableTest {
     }
     List<Integer> seen = new ArrayList<>();
 
-    table.forEach(entry -> seen.add(entry.key.id()));
+    table.forEach(entry -> seen.add(entry.key().id()));
 
     assertThat(seen).hasSize(100).doesNotHaveDuplicates();
   }
@@ -115,9 +180,9 @@ class EntryTableTest {
                 while (writing.get()) {
                   int id = random.nextInt(stable + 5_000);
                   Key key = new Key(id, id % 32 == 0 ? 0 : id);
-                  QueueEntry<Key> found = find(key);
-                  if (found != null && !found.key.equals(key)) {
-                    violation.compareAndSet(null, "looked up " + key + ", got " + found.key);
+                  QueueEntry<Key> found = table.findLockFree(key, EntryTable.spread(key));
+                  if (found != null && !found.key().equals(key)) {
+                    violation.compareAndSet(null, "looked up " + key + ", got " + found.key());
                   }
                   mine++;
                 }

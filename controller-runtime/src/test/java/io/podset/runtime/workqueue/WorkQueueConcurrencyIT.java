@@ -2,10 +2,12 @@ package io.podset.runtime.workqueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,6 +24,11 @@ import org.junit.jupiter.api.Test;
  * workers; then {@code seen[k] == added[k]} for every key proves that every add was followed by a
  * processing that started after it. Workers also re-add one key in eight while processing it, as a
  * requeueing reconciler does, to drive the dirty-while-processing path.
+ *
+ * <p>The scenarios cover the queue's lock-free paths (adds of dirty keys, dones of keys not added
+ * meanwhile) against the locked ones: hot keys (mostly coalescing adds), many keys, keys that churn
+ * through a small table (idle entries evicted and reused for other keys while lock-free readers
+ * look at them), a metered queue (every done takes the lock), and drains racing lock-free dones.
  */
 class WorkQueueConcurrencyIT {
 
@@ -29,25 +36,126 @@ class WorkQueueConcurrencyIT {
   private static final int WORKERS = 3;
   private static final int ADDS_PER_PRODUCER = 1_000_000;
 
+  /** Picks the next key a producer adds, from its random source and its number of adds so far. */
+  private interface KeyChooser {
+    int next(SplittableRandom random, long adds);
+  }
+
+  private static KeyChooser uniform(int keyCount) {
+    return (random, adds) -> random.nextInt(keyCount);
+  }
+
   @Test
   void hotKeys_neverSharedByTwoWorkers_noAddLost_processedAfterLastAdd() throws Exception {
-    Stats stats = hammer(64, 300_000);
+    Stats stats = hammer(WorkQueues.<Integer>builder().build(), 64, uniform(64), 300_000);
 
     assertThat(stats.calls).isGreaterThanOrEqualTo(1_000_000L);
   }
 
   @Test
   void manyKeys_neverSharedByTwoWorkers_noAddLost_processedAfterLastAdd() throws Exception {
-    Stats stats = hammer(65_536, 300_000);
+    Stats stats = hammer(WorkQueues.<Integer>builder().build(), 65_536, uniform(65_536), 300_000);
 
     assertThat(stats.calls).isGreaterThanOrEqualTo(1_000_000L);
     assertThat(stats.processings).isGreaterThanOrEqualTo(65_536L);
   }
 
+  /**
+   * Each producer adds from a window of 256 keys that slides over 262,144 keys, so a few thousand
+   * keys at most are live at once while hundreds of thousands pass through: the table stays small,
+   * evicting idle entries and reusing them for other keys while other threads look them up without
+   * the lock.
+   */
+  @Test
+  void churningKeys_entriesReusedForOtherKeys_neverSharedByTwoWorkers_noAddLost() throws Exception {
+    int keyCount = 1 << 18;
+    FifoWorkQueue<Integer> queue = (FifoWorkQueue<Integer>) WorkQueues.<Integer>builder().build();
+    KeyChooser sliding =
+        (random, adds) -> (int) ((adds >> 2) % (keyCount - 256)) + random.nextInt(256);
+
+    Stats stats = hammer(queue, keyCount, sliding, 300_000);
+
+    assertThat(stats.processings).isGreaterThanOrEqualTo(300_000L);
+    // Without eviction the table would hold every key that passed: over 2^19 buckets.
+    assertThat(queue.entryCapacity()).isLessThan(keyCount / 2);
+  }
+
+  /** With metrics every hand-out is counted, so every done takes the lock. */
+  @Test
+  void meteredQueue_neverSharedByTwoWorkers_noAddLost_processedAfterLastAdd() throws Exception {
+    WorkQueue<Integer> queue =
+        WorkQueues.<Integer>builder()
+            .name("hammered")
+            .meterRegistry(new SimpleMeterRegistry())
+            .build();
+
+    Stats stats = hammer(queue, 1_024, uniform(1_024), 300_000);
+
+    assertThat(stats.calls).isGreaterThanOrEqualTo(1_000_000L);
+  }
+
+  /**
+   * A drain that starts while workers finish keys lock-free returns only once no key is held by a
+   * worker: the keys being processed when it starts are counted, and a done racing that count is
+   * either counted or finished before it. Many short rounds, each draining at a random moment while
+   * a producer keeps adding.
+   */
+  @Test
+  void shutDownWithDrain_racingLockFreeDones_returnsOnlyWhenNoKeyIsHeld() throws Exception {
+    SplittableRandom rounds = new SplittableRandom(99);
+    for (int round = 0; round < 300; round++) {
+      WorkQueue<Integer> queue = WorkQueues.<Integer>builder().build();
+      AtomicInteger held = new AtomicInteger();
+      AtomicLong processings = new AtomicLong();
+      AtomicReference<String> violation = new AtomicReference<>();
+      List<Thread> threads = new ArrayList<>();
+      for (int w = 0; w < WORKERS; w++) {
+        threads.add(
+            new Thread(
+                () -> {
+                  try {
+                    for (Optional<Integer> key = queue.get(); key.isPresent(); key = queue.get()) {
+                      held.incrementAndGet();
+                      processings.incrementAndGet();
+                      held.decrementAndGet();
+                      queue.done(key.get());
+                    }
+                  } catch (InterruptedException | RuntimeException e) {
+                    violation.compareAndSet(null, "worker failed: " + e);
+                  }
+                }));
+      }
+      long seed = rounds.nextLong();
+      threads.add(
+          new Thread(
+              () -> {
+                SplittableRandom random = new SplittableRandom(seed);
+                while (!queue.isShuttingDown()) {
+                  queue.add(random.nextInt(64));
+                }
+              }));
+      threads.forEach(Thread::start);
+      long before = rounds.nextInt(2_000);
+      Waits.until("some keys processed", () -> processings.get() >= before);
+
+      queue.shutDownWithDrain();
+      int heldAfterDrain = held.get();
+      int waitingAfterDrain = queue.len();
+      for (Thread thread : threads) {
+        thread.join();
+      }
+
+      assertThat(violation.get()).isNull();
+      assertThat(heldAfterDrain).as("keys held by workers when the drain returned").isZero();
+      assertThat(waitingAfterDrain).isZero();
+    }
+  }
+
   private record Stats(long calls, long processings) {}
 
-  private static Stats hammer(int keyCount, long minProcessings) throws InterruptedException {
-    WorkQueue<Integer> queue = WorkQueues.<Integer>builder().build();
+  private static Stats hammer(
+      WorkQueue<Integer> queue, int keyCount, KeyChooser chooser, long minProcessings)
+      throws InterruptedException {
     Integer[] keys = new Integer[keyCount];
     for (int i = 0; i < keyCount; i++) {
       keys[i] = i;
@@ -114,7 +222,7 @@ class WorkQueueConcurrencyIT {
                 long myAdds = 0;
                 while (myAdds < ADDS_PER_PRODUCER
                     || (processings.get() < minProcessings && System.nanoTime() < giveUpAt)) {
-                  int key = random.nextInt(keyCount);
+                  int key = chooser.next(random, myAdds);
                   added.incrementAndGet(key);
                   queue.add(keys[key]);
                   myAdds++;
