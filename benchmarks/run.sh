@@ -251,6 +251,9 @@ if has_area informer; then
 fi
 
 if has_area converge; then
+  # For profiling: CONVERGE_PODSETS and CONVERGE_REPEATS override the mode's size and repeats.
+  converge_podsets=${CONVERGE_PODSETS:-$converge_podsets}
+  converge_repeats=${CONVERGE_REPEATS:-$converge_repeats}
   for ((rep = 1; rep <= converge_repeats; rep++)); do
     for contender in ${CONVERGE_CONTENDERS:-ours josdk seed-loop}; do
       log "converge: $contender, $converge_podsets PodSets x 3 pods (repeat $rep/$converge_repeats)"
