@@ -5,8 +5,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
-import io.fabric8.kubernetes.api.model.Status;
-import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -128,7 +126,7 @@ final class Fabric8ObjectWriter implements ObjectWriter {
     }
     byte[] body = response.body() == null ? new byte[0] : response.body();
     if (!response.isSuccessful()) {
-      throw failure(method, url, response.code(), body);
+      throw ApiFailures.refused(serialization, method, url, response.code(), body);
     }
     try {
       return written(body);
@@ -174,34 +172,5 @@ final class Fabric8ObjectWriter implements ObjectWriter {
       }
       throw new IOException("no metadata");
     }
-  }
-
-  /** The server's Status if the body is one, else a Status made from the code and the body. */
-  private KubernetesClientException failure(String method, String url, int code, byte[] body) {
-    String text = new String(body, StandardCharsets.UTF_8);
-    Status status = null;
-    try {
-      Status parsed = serialization.unmarshal(text, Status.class);
-      if (parsed != null && "Status".equals(parsed.getKind())) {
-        status = parsed;
-      }
-    } catch (RuntimeException e) {
-      // not a Status: described from the code and the text below
-    }
-    if (status == null) {
-      status = new StatusBuilder().withCode(code).withMessage(text).build();
-    }
-    if (status.getCode() == null) {
-      status.setCode(code);
-    }
-    String message =
-        "Failure executing: "
-            + method
-            + " at: "
-            + url
-            + ". Message: "
-            + (status.getMessage() == null ? text : status.getMessage())
-            + ".";
-    return new KubernetesClientException(message, code, status);
   }
 }

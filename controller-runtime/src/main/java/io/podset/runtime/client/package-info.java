@@ -6,6 +6,8 @@
  * only the written object's identity and resourceVersion from the answer, where fabric8's typed
  * operations decode the whole object: in the converge benchmark the typed create and patch paths
  * (URL building, a copy of the object, the decoding of the answer) were the largest part of the
- * operator's CPU after the informers.
+ * operator's CPU after the informers. {@link io.podset.runtime.client.ApiFailures} turns a refused
+ * answer on such a path into the {@code KubernetesClientException} (code and server Status) the
+ * typed operations throw.
  */
 package io.podset.runtime.client;

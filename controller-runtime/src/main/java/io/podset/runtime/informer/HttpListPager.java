@@ -5,13 +5,12 @@ import io.fabric8.kubernetes.api.model.DefaultKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ListMeta;
-import io.fabric8.kubernetes.api.model.Status;
-import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.podset.runtime.client.ApiFailures;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.lang.reflect.Type;
@@ -118,7 +117,7 @@ final class HttpListPager<T extends HasMetadata> implements Fabric8ListerWatcher
       HttpResponse<byte[]> response = await(pending);
       byte[] body = response.body() == null ? new byte[0] : response.body();
       if (!response.isSuccessful()) {
-        throw failure(serialization, collectionUrl, response.code(), body);
+        throw ApiFailures.refused(serialization, "GET", collectionUrl, response.code(), body);
       }
       ListPage<T> page = decode(new ByteArrayInputStream(body), request);
       decoded = true;
@@ -220,37 +219,6 @@ final class HttpListPager<T extends HasMetadata> implements Fabric8ListerWatcher
         items,
         meta == null ? null : meta.getResourceVersion(),
         meta == null ? null : meta.getContinue());
-  }
-
-  /**
-   * A refused request to {@code url}: the server's Status if the body is one, else a Status made
-   * from the code and the body.
-   */
-  static KubernetesClientException failure(
-      KubernetesSerialization serialization, String url, int code, byte[] body) {
-    String text = new String(body, StandardCharsets.UTF_8);
-    Status status = null;
-    try {
-      Status parsed = serialization.unmarshal(text, Status.class);
-      if (parsed != null && "Status".equals(parsed.getKind())) {
-        status = parsed;
-      }
-    } catch (RuntimeException e) {
-      // not a Status: described from the code and the text below
-    }
-    if (status == null) {
-      status = new StatusBuilder().withCode(code).withMessage(text).build();
-    }
-    if (status.getCode() == null) {
-      status.setCode(code);
-    }
-    String message =
-        "Failure executing: GET at: "
-            + url
-            + ". Message: "
-            + (status.getMessage() == null ? text : status.getMessage())
-            + ".";
-    return new KubernetesClientException(message, code, status);
   }
 
   private HttpResponse<byte[]> await(CompletableFuture<HttpResponse<byte[]>> pending) {

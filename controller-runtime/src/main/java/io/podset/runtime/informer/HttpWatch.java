@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.podset.runtime.client.ApiFailures;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.lang.reflect.Type;
@@ -283,7 +284,7 @@ final class HttpWatch<T extends HasMetadata> {
         body.cancel(); // else its connection is back in the pool: left alone
       }
     }
-    return HttpListPager.failure(serialization, url, response.code(), text);
+    return ApiFailures.refused(serialization, "GET", url, response.code(), text);
   }
 
   private static String encode(String value) {

@@ -1,0 +1,63 @@
+package io.podset.runtime.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class ApiFailuresTest {
+
+  private final KubernetesSerialization serialization = new KubernetesSerialization();
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void statusBody_isTheExceptionsStatus_withItsReasonAndRetryAfter() {
+    KubernetesClientException e =
+        ApiFailures.refused(
+            serialization,
+            "POST",
+            "https://api/v1/namespaces/a/pods",
+            429,
+            bytes(
+                "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":"
+                    + "\"slow down\",\"reason\":\"TooManyRequests\",\"details\":"
+                    + "{\"retryAfterSeconds\":2},\"code\":429}"));
+
+    assertThat(e.getCode()).isEqualTo(429);
+    assertThat(e.getStatus().getReason()).isEqualTo("TooManyRequests");
+    assertThat(e.getStatus().getDetails().getRetryAfterSeconds()).isEqualTo(2);
+    assertThat(e.getMessage())
+        .isEqualTo(
+            "Failure executing: POST at: https://api/v1/namespaces/a/pods. Message: slow down.");
+  }
+
+  @Test
+  void bodyThatIsNoStatus_becomesTheMessage_underTheAnswersCode() {
+    KubernetesClientException e =
+        ApiFailures.refused(serialization, "GET", "https://api/v1/pods", 502, bytes("bad gateway"));
+
+    assertThat(e.getCode()).isEqualTo(502);
+    assertThat(e.getStatus().getCode()).isEqualTo(502);
+    assertThat(e.getStatus().getMessage()).isEqualTo("bad gateway");
+    assertThat(e.getMessage()).endsWith("Message: bad gateway.");
+  }
+
+  @Test
+  void statusWithoutCode_getsTheAnswersCode() {
+    KubernetesClientException e =
+        ApiFailures.refused(
+            serialization,
+            "PATCH",
+            "https://api/x",
+            409,
+            bytes("{\"kind\":\"Status\",\"message\":\"conflict\",\"reason\":\"Conflict\"}"));
+
+    assertThat(e.getStatus().getCode()).isEqualTo(409);
+    assertThat(e.getStatus().getReason()).isEqualTo("Conflict");
+  }
+}
