@@ -11,9 +11,12 @@
 # For profiling: CONVERGE_CONTENDERS="ours josdk" (LATENCY_CONTENDERS, INFORMER_CONTENDERS
 # likewise) runs only those contenders; INFORMER_REPEATS and LATENCY_REPEATS set how many fresh
 # JVMs each informer and latency contender gets (3 in the full run, 1 in --quick; the order is
-# rotated each repeat), and
+# rotated each repeat); besides ours, fabric8-informer and josdk, the latency contenders
+# ours-fabric8-watch and ours-inline are ours with fabric8's watch or with inline handlers, for A/B
+# runs; and
 # CONTENDER_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/x.jfr" adds JVM options to every
-# contender JVM of the informer and operator benchmarks (informer, converge, latency).
+# contender JVM of the informer and operator benchmarks (informer, converge, latency);
+# SERVER_JAVA_OPTS likewise to every server JVM (say "-Xlog:gc:file=/tmp/server-gc-%p.log").
 #
 # Builds what it needs with ./mvnw (package, tests skipped) and go. Progress goes to stderr, the
 # figure lines to stdout. Every server it starts listens on 127.0.0.1 only and is stopped at exit.
@@ -27,7 +30,7 @@ for arg in "$@"; do
     --full) mode=full ;;
     workqueue | apiserver | informer | converge | latency) areas+=("$arg") ;;
     -h | --help)
-      sed -n '2,15p' "$0"
+      sed -n '2,22p' "$0"
       exit 0
       ;;
     *)
@@ -134,7 +137,8 @@ start_main() {
   server_out="$raw/server-$label-$((++server_runs)).txt"
   rm -f "$raw/server.in"
   mkfifo "$raw/server.in"
-  "${pin_server[@]}" java -Xmx8g -XX:+UseG1GC -cp "$cp" "$main" "$@" \
+  # shellcheck disable=SC2086 # SERVER_JAVA_OPTS holds several options
+  "${pin_server[@]}" java -Xmx8g -XX:+UseG1GC ${SERVER_JAVA_OPTS:-} -cp "$cp" "$main" "$@" \
     <"$raw/server.in" >"$server_out" 2>"$server_out.log" &
   server_pid=$!
   exec 3>"$raw/server.in"
@@ -247,6 +251,9 @@ if has_area informer; then
 fi
 
 if has_area converge; then
+  # For profiling: CONVERGE_PODSETS and CONVERGE_REPEATS override the mode's size and repeats.
+  converge_podsets=${CONVERGE_PODSETS:-$converge_podsets}
+  converge_repeats=${CONVERGE_REPEATS:-$converge_repeats}
   for ((rep = 1; rep <= converge_repeats; rep++)); do
     for contender in ${CONVERGE_CONTENDERS:-ours josdk seed-loop}; do
       log "converge: $contender, $converge_podsets PodSets x 3 pods (repeat $rep/$converge_repeats)"

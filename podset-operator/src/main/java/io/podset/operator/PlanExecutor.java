@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.operator.PodSetPlan.ContainerImage;
 import io.podset.operator.PodSetPlan.ImageUpdate;
+import io.podset.runtime.client.ObjectWriter;
+import io.podset.runtime.client.WrittenObject;
 import io.podset.runtime.event.EventRecorder;
 import io.podset.runtime.expectations.Expectations;
 import io.podset.runtime.reconcile.Request;
@@ -43,6 +45,7 @@ final class PlanExecutor implements AutoCloseable {
   private final EventRecorder events;
   private final Expectations<Request> expectations;
   private final PatchedPods<Request> patchedPods;
+  private final ObjectWriter writer;
   private final ExecutorService pool;
 
   PlanExecutor(
@@ -55,6 +58,7 @@ final class PlanExecutor implements AutoCloseable {
     this.events = events;
     this.expectations = expectations;
     this.patchedPods = patchedPods;
+    this.writer = ObjectWriter.of(client);
     this.pool = Executors.newFixedThreadPool(parallelism, daemonThreads());
   }
 
@@ -120,12 +124,10 @@ final class PlanExecutor implements AutoCloseable {
               batch,
               i -> {
                 try {
-                  Pod written = client.pods().inNamespace(namespace).resource(pod).create();
-                  expectations.created(
-                      key,
-                      written.getMetadata().getUid(),
-                      written.getMetadata().getResourceVersion());
-                  created.add(written.getMetadata().getName());
+                  // Only the name, uid and resourceVersion of the answer are decoded.
+                  WrittenObject written = writer.create(pod);
+                  expectations.created(key, written.uid(), written.resourceVersion());
+                  created.add(written.name());
                   return null;
                 } catch (RuntimeException e) {
                   expectations.creationFailed(key);

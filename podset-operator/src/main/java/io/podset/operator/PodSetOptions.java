@@ -16,9 +16,22 @@ import java.util.Objects;
  * @param expectationsTimeout how long the reconciler waits for the cache to show its own writes
  *     before acting again anyway (lost events); default 5 minutes, as the ReplicaSet controller
  * @param clock time for conditions, expectations and the controller
+ * @param statusDelay how long a status write may wait for the pods the operator just created to
+ *     become Ready (counted from the first write held back), so that pods becoming Ready one after
+ *     the other cost one status write instead of one per step (as the EndpointSlice controller's
+ *     batch period); a status showing a failure, or with every pod Ready, is written at once;
+ *     default 1 s, zero to write every change at once
  */
 public record PodSetOptions(
-    int workers, int burst, int writeParallelism, Duration expectationsTimeout, Clock clock) {
+    int workers,
+    int burst,
+    int writeParallelism,
+    Duration expectationsTimeout,
+    Clock clock,
+    Duration statusDelay) {
+
+  /** The default {@link #statusDelay()}: 1 s. */
+  public static final Duration DEFAULT_STATUS_DELAY = Duration.ofSeconds(1);
 
   /**
    * @throws IllegalArgumentException if a number is out of range or the timeout is not positive
@@ -26,6 +39,7 @@ public record PodSetOptions(
   public PodSetOptions {
     Objects.requireNonNull(expectationsTimeout, "expectationsTimeout");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(statusDelay, "statusDelay");
     if (workers < 1 || workers > 1024) {
       throw new IllegalArgumentException("workers must be between 1 and 1024, got " + workers);
     }
@@ -40,36 +54,58 @@ public record PodSetOptions(
       throw new IllegalArgumentException(
           "expectationsTimeout must be positive, got " + expectationsTimeout);
     }
+    if (statusDelay.isNegative()) {
+      throw new IllegalArgumentException("statusDelay must not be negative, got " + statusDelay);
+    }
   }
 
-  /** 8 workers, burst 500, 16 parallel writes, 5-minute expectations, the system clock. */
+  /**
+   * 8 workers, burst 500, 16 parallel writes, 5-minute expectations, the system clock, 1 s status
+   * delay.
+   */
   public static PodSetOptions defaults() {
     return new PodSetOptions(
-        8, PodSetPlanner.DEFAULT_BURST, 16, Duration.ofMinutes(5), Clock.system());
+        8,
+        PodSetPlanner.DEFAULT_BURST,
+        16,
+        Duration.ofMinutes(5),
+        Clock.system(),
+        DEFAULT_STATUS_DELAY);
   }
 
   /** These options with {@code workers} reconcile threads. */
   public PodSetOptions withWorkers(int workers) {
-    return new PodSetOptions(workers, burst, writeParallelism, expectationsTimeout, clock);
+    return new PodSetOptions(
+        workers, burst, writeParallelism, expectationsTimeout, clock, statusDelay);
   }
 
   /** These options with a burst limit of {@code burst} pods per pass. */
   public PodSetOptions withBurst(int burst) {
-    return new PodSetOptions(workers, burst, writeParallelism, expectationsTimeout, clock);
+    return new PodSetOptions(
+        workers, burst, writeParallelism, expectationsTimeout, clock, statusDelay);
   }
 
   /** These options with {@code writeParallelism} pod writes in flight at most. */
   public PodSetOptions withWriteParallelism(int writeParallelism) {
-    return new PodSetOptions(workers, burst, writeParallelism, expectationsTimeout, clock);
+    return new PodSetOptions(
+        workers, burst, writeParallelism, expectationsTimeout, clock, statusDelay);
   }
 
   /** These options with another expectations timeout. */
   public PodSetOptions withExpectationsTimeout(Duration expectationsTimeout) {
-    return new PodSetOptions(workers, burst, writeParallelism, expectationsTimeout, clock);
+    return new PodSetOptions(
+        workers, burst, writeParallelism, expectationsTimeout, clock, statusDelay);
+  }
+
+  /** These options with another status delay; zero writes every status change at once. */
+  public PodSetOptions withStatusDelay(Duration statusDelay) {
+    return new PodSetOptions(
+        workers, burst, writeParallelism, expectationsTimeout, clock, statusDelay);
   }
 
   /** These options with another clock. */
   public PodSetOptions withClock(Clock clock) {
-    return new PodSetOptions(workers, burst, writeParallelism, expectationsTimeout, clock);
+    return new PodSetOptions(
+        workers, burst, writeParallelism, expectationsTimeout, clock, statusDelay);
   }
 }

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetStatus;
@@ -12,6 +11,8 @@ import io.podset.runtime.cache.IndexFunction;
 import io.podset.runtime.cache.Indexer;
 import io.podset.runtime.cache.Indexers;
 import io.podset.runtime.cache.Store;
+import io.podset.runtime.client.ObjectWriter;
+import io.podset.runtime.client.WrittenObject;
 import io.podset.runtime.event.EventRecorder;
 import io.podset.runtime.expectations.Expectations;
 import io.podset.runtime.handler.EventHandler;
@@ -21,6 +22,8 @@ import io.podset.runtime.reconcile.Request;
 import io.podset.runtime.reconcile.Result;
 import io.podset.runtime.reconcile.TerminalReconcileException;
 import io.podset.runtime.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -46,6 +49,11 @@ import org.slf4j.LoggerFactory;
  * barriers; while any is unmet, the reconcile writes nothing and waits for the pod events that will
  * trigger it again.
  *
+ * <p>Status writes: only when the status changed; a pass that created pods leaves it to the passes
+ * their events trigger, and those wait (at most {@link PodSetOptions#statusDelay()} from the first
+ * write held back) until the new pods are Ready, so that a new PodSet's status is written once
+ * rather than once per pod becoming Ready. A failure is written at once.
+ *
  * <p>Failures: a PodSet that cannot work as written gets a {@code ReplicaFailure} condition ({@code
  * InvalidSpec}) and a {@link TerminalReconcileException} (no retry until it changes); a refused or
  * failed pod write gets a {@code ReplicaFailure} condition and a {@link PodSetReconcileException},
@@ -63,7 +71,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
    * How soon a PodSet waiting for the cache to show our writes is looked at again if no event
    * comes: the events normally arrive within milliseconds; this bounds the damage of a lost one.
    */
-  static final java.time.Duration UNSETTLED_RECHECK = java.time.Duration.ofSeconds(5);
+  static final Duration UNSETTLED_RECHECK = Duration.ofSeconds(5);
 
   private static final Logger LOG = LoggerFactory.getLogger(PodSetReconciler.class);
 
@@ -77,8 +85,10 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
   private final PatchedPods<Request> patchedPods;
   private final WrittenStatuses<Request> writtenStatuses = new WrittenStatuses<>();
   private final UnconfirmedOwners unconfirmed = new UnconfirmedOwners();
+  private final StartingPods<Request> startingPods;
   private final PlanExecutor executor;
-  private final java.time.Duration unsettledRecheck;
+  private final ObjectWriter writer;
+  private final Duration unsettledRecheck;
 
   private PodSetReconciler(
       KubernetesClient client,
@@ -108,8 +118,10 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
             ? options.expectationsTimeout()
             : UNSETTLED_RECHECK;
     this.planner = PodSetPlanner.create(options.burst());
+    this.startingPods = new StartingPods<>(options.statusDelay());
     this.expectations = Expectations.create(clock, options.expectationsTimeout());
     this.patchedPods = new PatchedPods<>(clock, options.expectationsTimeout());
+    this.writer = ObjectWriter.of(client);
     this.executor =
         new PlanExecutor(client, events, expectations, patchedPods, options.writeParallelism());
   }
@@ -195,6 +207,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       expectations.forget(request);
       patchedPods.forget(request);
       writtenStatuses.forget(request);
+      startingPods.forget(request);
       unconfirmed.clear(request);
       return Result.done();
     }
@@ -239,9 +252,20 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
         plan.problem() != null
             ? new ReplicaFailure(ReplicaFailure.INVALID_SPEC, plan.problem())
             : executor.execute(request, podSet, plan);
+    Instant now = clock.instant();
+    if (plan.create() > 0) {
+      startingPods.created(request);
+    }
     PodSetStatus current = writtenStatuses.current(request, podSet);
-    PodSetStatus status = PodSetStatuses.compute(podSet, current, plan, failure, clock.instant());
+    PodSetStatus status = PodSetStatuses.compute(podSet, current, plan, failure, now);
     if (PodSetStatuses.writeNow(plan, failure, current, status)) {
+      Duration wait =
+          failure == null ? startingPods.waitFor(request, plan.active(), now) : Duration.ZERO;
+      if (!wait.isZero()) {
+        // The new pods' events trigger the next pass; this requeue bounds the wait.
+        LOG.debug("{}: status write waits up to {} for starting pods", request, wait);
+        return Result.requeueAfter(wait);
+      }
       writeStatus(request, podSet, status);
     }
     if (failure == null) {
@@ -300,17 +324,11 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     ObjectMeta meta = podSet.getMetadata();
     String patch = PodPatches.replaceStatus(meta.getUid(), status);
     try {
-      PodSet written =
-          client
-              .resources(PodSet.class)
-              .inNamespace(meta.getNamespace())
-              // resource(podSet), not withName(name): fabric8 GETs the object before a string
-              // patch unless it is given one, which doubled the API calls of a status write.
-              .resource(podSet)
-              .subresource("status")
-              .patch(PatchContext.of(PatchType.JSON), patch);
-      writtenStatuses.wrote(
-          request, meta.getUid(), status, written.getMetadata().getResourceVersion());
+      // Only the resourceVersion of the answer is decoded (not the whole PodSet).
+      WrittenObject written =
+          writer.patch(
+              PodSet.class, meta.getNamespace(), meta.getName(), "status", PatchType.JSON, patch);
+      writtenStatuses.wrote(request, meta.getUid(), status, written.resourceVersion());
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404) {
         return; // deleted meanwhile

@@ -3,12 +3,14 @@ package io.podset.operator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,6 +31,25 @@ public record PodTemplateHash(String full, String withoutImages) {
   private static final ObjectMapper CANONICAL =
       new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
 
+  /** How many templates {@link #of} remembers. */
+  static final int MEMO_SIZE = 64;
+
+  private static final Object MEMO_LOCK = new Object();
+
+  /**
+   * Guarded by {@link #MEMO_LOCK}: the hashes of the templates hashed last, least recently used
+   * first, at most {@link #MEMO_SIZE}. Keys are copies nobody else holds, so a caller mutating its
+   * template afterwards cannot make an entry lie. Every reconcile hashes its PodSet's template, and
+   * hashing (a canonical JSON form and two SHA-256) cost a quarter of a reconcile's CPU.
+   */
+  private static final Map<PodTemplateSpec, PodTemplateHash> MEMO =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<PodTemplateSpec, PodTemplateHash> eldest) {
+          return size() > MEMO_SIZE;
+        }
+      };
+
   /**
    * @throws NullPointerException if a hash is null
    */
@@ -44,10 +65,21 @@ public record PodTemplateHash(String full, String withoutImages) {
    */
   public static PodTemplateHash of(PodTemplateSpec template) {
     Objects.requireNonNull(template, "template");
+    synchronized (MEMO_LOCK) {
+      PodTemplateHash known = MEMO.get(template);
+      if (known != null) {
+        return known;
+      }
+    }
     @SuppressWarnings("unchecked")
     Map<String, Object> tree = CANONICAL.convertValue(template, Map.class);
     String full = hash(tree);
-    return new PodTemplateHash(full, hash(withoutImages(tree)));
+    PodTemplateHash hash = new PodTemplateHash(full, hash(withoutImages(tree)));
+    PodTemplateSpec copy = new PodTemplateSpecBuilder(template).build();
+    synchronized (MEMO_LOCK) {
+      MEMO.put(copy, hash);
+    }
+    return hash;
   }
 
   @SuppressWarnings("unchecked")

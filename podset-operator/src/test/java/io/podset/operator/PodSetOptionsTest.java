@@ -16,6 +16,7 @@ class PodSetOptionsTest {
     assertThat(options.burst()).isEqualTo(500);
     assertThat(options.writeParallelism()).isEqualTo(16);
     assertThat(options.expectationsTimeout()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(options.statusDelay()).isEqualTo(Duration.ofSeconds(1));
   }
 
   @Test
@@ -29,11 +30,14 @@ class PodSetOptionsTest {
         .hasMessage("writeParallelism must be between 1 and 256, got 300");
     assertThatThrownBy(() -> options.withExpectationsTimeout(Duration.ZERO))
         .hasMessage("expectationsTimeout must be positive, got PT0S");
+    assertThatThrownBy(() -> options.withStatusDelay(Duration.ofMillis(-1)))
+        .hasMessage("statusDelay must not be negative, got PT-0.001S");
   }
 
   @Test
   void with_changesOneField() {
     assertThat(PodSetOptions.defaults().withWorkers(3).workers()).isEqualTo(3);
     assertThat(PodSetOptions.defaults().withBurst(10).burst()).isEqualTo(10);
+    assertThat(PodSetOptions.defaults().withStatusDelay(Duration.ZERO).statusDelay()).isZero();
   }
 }

@@ -14,12 +14,16 @@ import io.podset.api.v1alpha1.PodSetUpdateStrategy;
 import io.podset.runtime.event.EventRecorder;
 import io.podset.runtime.ownership.OwnerReferences;
 import io.podset.runtime.reconcile.Request;
+import io.podset.runtime.reconcile.Result;
 import io.podset.runtime.reconcile.TerminalReconcileException;
+import io.podset.runtime.time.ManualClock;
 import io.podset.testkit.FakeApiServer;
 import io.podset.testkit.Fault;
 import io.podset.testkit.FaultInjector;
 import io.podset.testkit.FaultRule;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -89,7 +93,8 @@ class PodSetReconcilerIT {
             caches.pods,
             caches::podVersion,
             recorder,
-            PodSetOptions.defaults());
+            // Every status change written at once: most tests drive pods that never become Ready.
+            PodSetOptions.defaults().withStatusDelay(Duration.ZERO));
     caches.onPodEvents(reconciler.podEventHandler());
     request = new Request(namespace, "web");
   }
@@ -235,6 +240,73 @@ class PodSetReconcilerIT {
     assertThat(events)
         .hasSize(2)
         .allMatch(e -> e.matches("Normal SuccessfulCreate Created pods: web-\\w+(, web-\\w+)*"));
+  }
+
+  @Test
+  void reconcile_newPodsStarting_statusWaitsForThemToBeReady() {
+    PodSetReconciler waiting = reconcilerWithStatusDelay(Duration.ofHours(1));
+    createPodSet(PodSetSpec.ofReplicas(3));
+    caches.sync();
+    waiting.reconcile(request);
+    caches.sync();
+    recording.clear();
+
+    Result starting = waiting.reconcile(request);
+
+    assertThat(recording.writes()).isEmpty();
+    assertThat(starting.requeueAfter())
+        .hasValueSatisfying(
+            d -> assertThat(d).isPositive().isLessThanOrEqualTo(Duration.ofHours(1)));
+    kubelet.run();
+    caches.sync();
+
+    waiting.reconcile(request);
+
+    assertThat(recording.writes()).singleElement().matches(w -> w.endsWith("/podsets/web/status"));
+    assertThat(stored().getStatus().readyReplicas()).isEqualTo(3);
+    waiting.close();
+  }
+
+  @Test
+  void reconcile_statusDelayPassed_writesTheStatusOfPodsNotReady() {
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+    PodSetReconciler waiting =
+        PodSetReconciler.create(
+            recording.client(),
+            caches.podSets,
+            caches.pods,
+            caches::podVersion,
+            (regarding, type, reason, message) -> {},
+            PodSetOptions.defaults().withClock(clock).withStatusDelay(Duration.ofSeconds(1)));
+    caches.onPodEvents(waiting.podEventHandler());
+    createPodSet(PodSetSpec.ofReplicas(2));
+    caches.sync();
+    waiting.reconcile(request);
+    caches.sync();
+    recording.clear();
+    assertThat(waiting.reconcile(request).requeueAfter()).contains(Duration.ofSeconds(1));
+    assertThat(recording.writes()).isEmpty();
+
+    clock.advance(Duration.ofSeconds(1));
+    waiting.reconcile(request);
+
+    assertThat(recording.writes()).singleElement().matches(w -> w.endsWith("/podsets/web/status"));
+    assertThat(stored().getStatus().replicas()).isEqualTo(2);
+    assertThat(stored().getStatus().readyReplicas()).isZero();
+    waiting.close();
+  }
+
+  private PodSetReconciler reconcilerWithStatusDelay(Duration delay) {
+    PodSetReconciler waiting =
+        PodSetReconciler.create(
+            recording.client(),
+            caches.podSets,
+            caches.pods,
+            caches::podVersion,
+            (regarding, type, reason, message) -> {},
+            PodSetOptions.defaults().withStatusDelay(delay));
+    caches.onPodEvents(waiting.podEventHandler());
+    return waiting;
   }
 
   @Test

@@ -79,4 +79,28 @@ class PodTemplateHashTest {
 
     assertThat(template.getSpec().getContainers().get(0).getImage()).isEqualTo("nginx");
   }
+
+  @Test
+  void of_templateMutatedAfterHashing_hashesItsNewContent() {
+    PodTemplateSpec template = template("nginx:1.25");
+    PodTemplateHash first = PodTemplateHash.of(template);
+
+    template.getSpec().getContainers().get(0).setImage("nginx:1.26");
+
+    assertThat(PodTemplateHash.of(template)).isEqualTo(PodTemplateHash.of(template("nginx:1.26")));
+    assertThat(PodTemplateHash.of(template).full()).isNotEqualTo(first.full());
+    assertThat(PodTemplateHash.of(template("nginx:1.25"))).isEqualTo(first);
+  }
+
+  @Test
+  void of_moreTemplatesThanRemembered_hashesEachByItsContent() {
+    PodTemplateHash first = PodTemplateHash.of(template("image-0"));
+    for (int i = 1; i <= PodTemplateHash.MEMO_SIZE * 2; i++) {
+      PodTemplateHash.of(template("image-" + i));
+    }
+
+    assertThat(PodTemplateHash.of(template("image-0"))).isEqualTo(first);
+    assertThat(PodTemplateHash.of(template("image-1")).withoutImages())
+        .isEqualTo(first.withoutImages());
+  }
 }

@@ -54,7 +54,10 @@ public final class ConvergeContender {
           };
       Control.announce(client, contender);
       System.err.println(contender + " running");
+      CpuUse announced = CpuUse.now();
       ConvergeServer.awaitEndOfInput(System.in);
+      System.err.println(
+          contender + " from its announcement to the end: " + CpuUse.now().since(announced));
       running.close();
     }
     // java-operator-sdk leaves non-daemon threads behind after stop().

@@ -13,6 +13,7 @@ import io.podset.runtime.controller.Controllers;
 import io.podset.runtime.informer.InformerOptions;
 import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.informer.SharedInformerFactory;
+import io.podset.runtime.informer.WatchTransport;
 import io.podset.runtime.reconcile.Result;
 import java.net.URI;
 import java.util.ArrayList;
@@ -27,11 +28,16 @@ import java.util.function.UnaryOperator;
  * appears; then prints its figures ({@link LatencyRecorder}) and creates {@value
  * LatencyServer#REPORTED}. Runs until standard input closes.
  *
- * <p>Usage: {@code LatencyContender <ours|fabric8-informer|josdk> <server url>}.
+ * <p>Usage: {@code LatencyContender <contender> <server url>}, a contender named below.
  *
  * <ul>
  *   <li>{@code ours}: a controller on our runtime for ConfigMaps of the namespace, builder defaults
- *       (one worker); the reconciler reads the object from the informer's cache.
+ *       (one worker, buffered handlers, HTTP streaming watch); the reconciler reads the object from
+ *       the informer's cache.
+ *   <li>{@code ours-fabric8-watch}: the same with fabric8's watch ({@link WatchTransport#FABRIC8})
+ *       instead of ours, for A/B runs of the watch transport.
+ *   <li>{@code ours-inline}: the same as {@code ours} with the controller's handlers inline ({@link
+ *       ControllerBuilder#inlineEventHandlers(boolean)}), for A/B runs of the hand-off.
  *   <li>{@code fabric8-informer}: a bare fabric8 informer's handler, the lower bound: no queue and
  *       no worker hand-off.
  *   <li>{@code josdk}: a java-operator-sdk reconciler with its defaults, for the namespace.
@@ -39,7 +45,8 @@ import java.util.function.UnaryOperator;
  */
 public final class LatencyContender {
 
-  private static final List<String> CONTENDERS = List.of("ours", "fabric8-informer", "josdk");
+  private static final List<String> CONTENDERS =
+      List.of("ours", "ours-fabric8-watch", "ours-inline", "fabric8-informer", "josdk");
 
   private LatencyContender() {}
 
@@ -61,7 +68,10 @@ public final class LatencyContender {
           };
       AutoCloseable running =
           switch (contender) {
-            case "ours" -> ours(client, recorder, onDone);
+            case "ours" -> ours(client, recorder, onDone, WatchTransport.HTTP_STREAM, false);
+            case "ours-fabric8-watch" ->
+                ours(client, recorder, onDone, WatchTransport.FABRIC8, false);
+            case "ours-inline" -> ours(client, recorder, onDone, WatchTransport.HTTP_STREAM, true);
             case "fabric8-informer" -> fabric8(client, recorder, onDone);
             default -> josdk(client, recorder, onDone);
           };
@@ -98,9 +108,16 @@ public final class LatencyContender {
   }
 
   private static AutoCloseable ours(
-      KubernetesClient client, LatencyRecorder recorder, Runnable onDone) {
+      KubernetesClient client,
+      LatencyRecorder recorder,
+      Runnable onDone,
+      WatchTransport transport,
+      boolean inlineHandlers) {
     SharedInformerFactory informers = SharedInformerFactory.create(client);
-    InformerOptions options = InformerOptions.defaults().withNamespace(LatencyServer.NAMESPACE);
+    InformerOptions options =
+        InformerOptions.defaults()
+            .withNamespace(LatencyServer.NAMESPACE)
+            .withWatchTransport(transport);
     LatencyStages stages =
         LatencyStages.enabled()
             ? new LatencyStages(
@@ -117,7 +134,10 @@ public final class LatencyContender {
     }
     SharedInformer<ConfigMap> configMaps = informers.informerFor(ConfigMap.class, options);
     ControllerBuilder builder =
-        Controllers.builder(informers).named("latency").informerOptions(options);
+        Controllers.builder(informers)
+            .named("latency")
+            .informerOptions(options)
+            .inlineEventHandlers(inlineHandlers);
     if (stages != null) {
       configMaps.addIndexers(
           Map.of(

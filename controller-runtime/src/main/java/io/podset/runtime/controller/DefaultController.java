@@ -40,6 +40,8 @@ final class DefaultController implements Controller {
   private final Duration cacheSyncTimeout;
   private final Clock clock;
   private final Runnable onClose;
+  // Whether the queueing handlers are registered inline (ControllerBuilder#inlineEventHandlers).
+  private final boolean inlineEventHandlers;
   private final ReconcileCauses causes = new ReconcileCauses();
   private final AtomicInteger active = new AtomicInteger();
   private final ControllerMetrics metrics;
@@ -68,6 +70,7 @@ final class DefaultController implements Controller {
     this.cacheSyncTimeout = spec.cacheSyncTimeout();
     this.clock = spec.clock();
     this.onClose = spec.onClose();
+    this.inlineEventHandlers = spec.inlineEventHandlers();
     this.metrics = new ControllerMetrics(spec.meterRegistry(), name, active, workerCount);
   }
 
@@ -113,9 +116,10 @@ final class DefaultController implements Controller {
   }
 
   private <T extends HasMetadata> HandlerRegistration register(Watch<T> watch) {
-    return watch
-        .informer()
-        .addEventHandler(new QueueingHandler<>(watch, globalFilter, queue, causes));
+    QueueingHandler<T> handler = new QueueingHandler<>(watch, globalFilter, queue, causes);
+    return inlineEventHandlers
+        ? watch.informer().addInlineEventHandler(handler)
+        : watch.informer().addEventHandler(handler);
   }
 
   private void awaitSync(List<CompletableFuture<Void>> synced) {

@@ -146,8 +146,7 @@ final class AggregatingEventRecorder implements EventRecorder {
       String name = before == null ? null : before.eventName;
       if (name == null
           || !sink.updateCount(key.eventNamespace(), name, count, format(group.last))) {
-        Event created = sink.create(newEvent(series, count, group.first, group.last));
-        name = created.getMetadata().getName();
+        name = sink.create(newEvent(series, count, group.first, group.last));
       }
       synchronized (lock) {
         written.put(series, new Written(name, count));

@@ -5,8 +5,8 @@ import io.fabric8.kubernetes.api.model.Event;
 /** Where aggregated events are written; separated from the recorder so tests can observe it. */
 interface EventSink {
 
-  /** Creates the Event; returns it as stored. */
-  Event create(Event event);
+  /** Creates the Event; returns its name as stored. */
+  String create(Event event);
 
   /**
    * Sets the count and last timestamp of an existing Event.

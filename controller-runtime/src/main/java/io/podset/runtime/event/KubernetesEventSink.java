@@ -6,25 +6,26 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.podset.runtime.client.ObjectWriter;
 import java.net.HttpURLConnection;
 
-/** Writes core/v1 Events through the client: create, then merge-patch the count. */
+/**
+ * Writes core/v1 Events through the client: create (through an {@link ObjectWriter}, which decodes
+ * only the name from the answer), then merge-patch the count.
+ */
 final class KubernetesEventSink implements EventSink {
 
   private final KubernetesClient client;
+  private final ObjectWriter writer;
 
   KubernetesEventSink(KubernetesClient client) {
     this.client = client;
+    this.writer = ObjectWriter.of(client);
   }
 
   @Override
-  public Event create(Event event) {
-    return client
-        .v1()
-        .events()
-        .inNamespace(event.getMetadata().getNamespace())
-        .resource(event)
-        .create();
+  public String create(Event event) {
+    return writer.create(event).name();
   }
 
   @Override

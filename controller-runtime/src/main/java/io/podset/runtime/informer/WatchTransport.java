@@ -6,7 +6,9 @@ public enum WatchTransport {
   /**
    * HTTP streaming ({@code ?watch=true}, newline-delimited JSON) over the fabric8 client's HTTP
    * client: each event is decoded and handed to the informer on the connection's own I/O thread,
-   * with no thread hand-off before the informer's cache. The default.
+   * with no thread hand-off before the informer's cache. The default. That thread may also serve
+   * other connections of the same client (an event loop): what the informer does per event (the
+   * transform, the cache update, inline handlers) delays them, so keep those fast.
    */
   HTTP_STREAM,
 

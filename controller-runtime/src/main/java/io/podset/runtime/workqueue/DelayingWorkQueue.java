@@ -3,18 +3,16 @@ package io.podset.runtime.workqueue;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.PriorityQueue;
 
 /**
  * A {@link DelayingQueue} over a {@link FifoWorkQueue}: waiting keys sit in a heap ordered by
- * deadline (the earliest deadline per key wins) and ONE timer on the queue's clock is armed for the
- * heap's head; when it fires it moves every due key to the queue and re-arms itself for the next
- * head. An {@code addAfter} costs a map and a heap insertion; it touches the timer only when its
- * deadline becomes the earliest.
+ * deadline ({@link WaitingKeys}, one node per key; the earliest deadline per key wins) and ONE
+ * timer on the queue's clock is armed for the heap's head; when it fires it moves every due key to
+ * the queue and re-arms itself for the next head. An {@code addAfter} costs a hash lookup and a
+ * heap insertion; it touches the timer only when its deadline becomes the earliest.
  */
 final class DelayingWorkQueue<K> implements DelayingQueue<K> {
 
@@ -24,13 +22,10 @@ final class DelayingWorkQueue<K> implements DelayingQueue<K> {
   private final Clock clock;
   private final Object lock = new Object();
 
-  // Guarded by lock. Invariants: waiting maps each waiting key to its live entry (the earliest
-  // deadline requested); heap holds every live entry plus stale ones (replaced by an earlier
-  // deadline), which are skipped when popped; timer is armed (timerDeadline = its deadline) for at
-  // most the head's deadline whenever waiting is non-empty, and null once closed.
-  private final HashMap<K, Waiting<K>> waiting = new HashMap<>();
-  private final PriorityQueue<Waiting<K>> heap =
-      new PriorityQueue<>((a, b) -> Long.compare(a.deadline - b.deadline, 0L));
+  // Guarded by lock. Invariants: waiting holds each waiting key once, with the earliest deadline
+  // requested; timer is armed (timerDeadline = its deadline) for at most the earliest deadline
+  // whenever waiting is non-empty, and null once closed.
+  private final WaitingKeys<K> waiting = new WaitingKeys<>();
   private Clock.Cancellable timer;
   private long timerDeadline;
   private boolean closed;
@@ -58,13 +53,9 @@ final class DelayingWorkQueue<K> implements DelayingQueue<K> {
       if (closed) {
         return;
       }
-      Waiting<K> current = waiting.get(key);
-      if (current != null && current.deadline - deadline <= 0L) {
+      if (!waiting.offer(key, deadline)) {
         return;
       }
-      Waiting<K> next = new Waiting<>(key, deadline);
-      waiting.put(key, next); // a replaced entry stays in the heap, stale
-      heap.add(next);
       if (timer == null || deadline - timerDeadline < 0L) {
         arm(deadline);
       }
@@ -100,22 +91,13 @@ final class DelayingWorkQueue<K> implements DelayingQueue<K> {
         return;
       }
       long now = clock.nanoTime();
-      for (Waiting<K> head = heap.peek();
-          head != null && head.deadline - now <= 0L;
-          head = heap.peek()) {
-        heap.poll();
-        if (waiting.get(head.key) == head) {
-          waiting.remove(head.key);
-          due.add(head.key);
-        }
+      for (K key = waiting.pollDue(now); key != null; key = waiting.pollDue(now)) {
+        due.add(key);
       }
       // A cancelled timer that had already started may run too: it re-arms like the live one.
       timer = null;
-      while (!heap.isEmpty() && waiting.get(heap.peek().key) != heap.peek()) {
-        heap.poll();
-      }
-      if (!heap.isEmpty()) {
-        arm(heap.peek().deadline);
+      if (!waiting.isEmpty()) {
+        arm(waiting.earliestDeadline());
       }
     }
     for (K key : due) {
@@ -131,7 +113,6 @@ final class DelayingWorkQueue<K> implements DelayingQueue<K> {
         timer = null;
       }
       waiting.clear();
-      heap.clear();
     }
   }
 
@@ -202,7 +183,4 @@ final class DelayingWorkQueue<K> implements DelayingQueue<K> {
     }
     return now + nanos;
   }
-
-  /** A key waiting for its deadline (a {@link System#nanoTime()}-style reading). */
-  private record Waiting<K>(K key, long deadline) {}
 }

@@ -11,24 +11,16 @@ import java.lang.invoke.VarHandle;
  * <p>The state is one word: the flags {@link #DIRTY} (added since last handed out), {@link
  * #PROCESSING} (handed out, not done) and {@link #COUNTED} (processing and counted in the queue's
  * processing count, so its done must take the lock), none of them when idle, and in the bits above
- * them a generation that each reuse advances. Two transitions run without the queue's lock, each a
- * compare-and-set of a state read beforehand:
- *
- * <ul>
- *   <li>{@link #coalesce}: an add of a key that is dirty confirms it dirty (sets the state to
- *       itself) and is then a no-op;
- *   <li>{@link #finishFast}: a done of a key that is exactly {@link #PROCESSING} (not dirty again,
- *       not counted) makes it idle.
- * </ul>
- *
- * Both first check that the entry has the caller's key, reading the key after the state: a reuse
- * writes the key before it publishes the new generation, and it only reuses idle entries, so if the
- * compare-and-set succeeds the entry had that key all along (unless the generation wrapped around,
- * 2^29 reuses of this entry, between the read and the compare-and-set). Every other transition runs
- * under the lock; since a lock-free transition starts only from a state with {@link #DIRTY} (and
- * leaves it unchanged) or from exactly {@link #PROCESSING}, nothing changes an idle entry without
- * the lock. The other fields are guarded by the queue's lock, except that {@link
- * EntryTable#findLockFree} reads the key, the hash and {@link #hashNext} without it.
+ * them a generation that each reuse advances. One transition runs without the queue's lock: {@link
+ * #finishFast}, a done of a key that is exactly {@link #PROCESSING} (not dirty again, not counted),
+ * makes it idle with a compare-and-set of the state read beforehand. It first checks that the entry
+ * has the caller's key, reading the key after the state: a reuse writes the key before it publishes
+ * the new generation, and it only reuses idle entries, so if the compare-and-set succeeds the entry
+ * had that key all along (unless the generation wrapped around, 2^29 reuses of this entry, between
+ * the read and the compare-and-set). Every other transition runs under the lock; a processing entry
+ * is the only one that can change without it, and only to idle. The other fields are guarded by the
+ * queue's lock, except that {@link EntryTable#findLockFree} reads the key, the hash and {@link
+ * #hashNext} without it.
  */
 final class QueueEntry<K> {
   static final int DIRTY = 1;
@@ -125,17 +117,6 @@ final class QueueEntry<K> {
   }
 
   /**
-   * Without the lock: true if the entry has {@code key} and is dirty now, so an add of it is a
-   * no-op. A compare-and-set of the state to itself, so it is a write that the hand-out's {@link
-   * #handOut} reads: whatever the adder did before its add happens-before the worker that gets the
-   * key. False means "not known to be dirty": the caller takes the lock.
-   */
-  boolean coalesce(K key) {
-    int s = state();
-    return (s & DIRTY) != 0 && hasKey(key) && STATE.compareAndSet(this, s, s);
-  }
-
-  /**
    * Without the lock: ends processing if the entry has {@code key} and is exactly {@link
    * #PROCESSING}. False means the caller takes the lock.
    */
@@ -163,13 +144,12 @@ final class QueueEntry<K> {
   }
 
   /**
-   * Under the lock, on an entry that is dirty and not processing: hands it out. An atomic
-   * read-modify-write, so it reads the write of every {@link #coalesce} that succeeded before it
-   * (see there); those are the only writes that may race it.
+   * Under the lock, on an entry that is dirty and not processing (so nothing changes it without the
+   * lock): hands it out.
    */
   void handOut(boolean counted) {
     int generation = state() & GENERATION;
-    STATE.getAndSet(this, generation | (counted ? PROCESSING | COUNTED : PROCESSING));
+    STATE.setRelease(this, generation | (counted ? PROCESSING | COUNTED : PROCESSING));
   }
 
   /**

@@ -139,6 +139,28 @@ class ControllerTest {
   }
 
   @Test
+  void handlers_areBufferedByDefault_andInlineWhenAskedFor() throws Exception {
+    start(builder(recording(r -> Result.done())).owns(Pod.class));
+    assertThat(replicaSets.inlineHandlerCount()).isZero();
+    assertThat(pods.inlineHandlerCount()).isZero();
+    controller.close();
+    reconciled.clear();
+
+    controller =
+        builder(recording(r -> Result.done()))
+            .named("inline")
+            .owns(Pod.class)
+            .inlineEventHandlers(true)
+            .build();
+    controller.start();
+    replicaSets.add(replicaSet("a", 1));
+
+    assertThat(replicaSets.inlineHandlerCount()).isEqualTo(1);
+    assertThat(pods.inlineHandlerCount()).isEqualTo(1);
+    assertThat(nextReconcile()).isEqualTo("ns/a cause=add ReplicaSet ns/a");
+  }
+
+  @Test
   void failures_backOffExponentiallyPerKey_andSuccessResetsTheBackoff() throws Exception {
     int[] failuresLeft = {3};
     start(

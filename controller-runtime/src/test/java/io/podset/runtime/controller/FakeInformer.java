@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** An informer driven by the test: events are delivered synchronously on the calling thread. */
 final class FakeInformer<T extends HasMetadata> implements SharedInformer<T> {
@@ -57,6 +58,8 @@ final class FakeInformer<T extends HasMetadata> implements SharedInformer<T> {
     handlers.forEach(h -> h.onDelete(object, false));
   }
 
+  private final AtomicInteger inlineHandlers = new AtomicInteger();
+
   int handlerCount() {
     return handlers.size();
   }
@@ -90,10 +93,19 @@ final class FakeInformer<T extends HasMetadata> implements SharedInformer<T> {
     return addEventHandler(handler);
   }
 
-  /** Delivery is synchronous on the test's thread for every handler, so inline is the same. */
+  /**
+   * Delivery is synchronous on the test's thread for every handler, so inline is the same; counted
+   * in {@link #inlineHandlerCount()}.
+   */
   @Override
   public HandlerRegistration addInlineEventHandler(ResourceEventHandler<? super T> handler) {
+    inlineHandlers.incrementAndGet();
     return addEventHandler(handler);
+  }
+
+  /** How many handlers were added inline. */
+  int inlineHandlerCount() {
+    return inlineHandlers.get();
   }
 
   @Override

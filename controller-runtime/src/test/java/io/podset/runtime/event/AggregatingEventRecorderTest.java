@@ -238,11 +238,11 @@ class AggregatingEventRecorderTest {
     }
 
     @Override
-    public Event create(Event event) {
+    public String create(Event event) {
       fail();
       writes++;
       events.put(event.getMetadata().getName(), event);
-      return event;
+      return event.getMetadata().getName();
     }
 
     @Override

@@ -25,10 +25,10 @@ import org.junit.jupiter.api.Test;
  * processing that started after it. Workers also re-add one key in eight while processing it, as a
  * requeueing reconciler does, to drive the dirty-while-processing path.
  *
- * <p>The scenarios cover the queue's lock-free paths (adds of dirty keys, dones of keys not added
- * meanwhile) against the locked ones: hot keys (mostly coalescing adds), many keys, keys that churn
- * through a small table (idle entries evicted and reused for other keys while lock-free readers
- * look at them), a metered queue (every done takes the lock), and drains racing lock-free dones.
+ * <p>The scenarios cover the queue's lock-free done (of a key not added meanwhile) against the
+ * locked paths: hot keys (mostly coalescing adds), many keys, keys that churn through a small table
+ * (idle entries evicted and reused for other keys while lock-free readers look at them), a metered
+ * queue (every done takes the lock), and drains racing lock-free dones.
  */
 class WorkQueueConcurrencyIT {
 

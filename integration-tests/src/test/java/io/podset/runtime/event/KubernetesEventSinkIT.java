@@ -29,7 +29,7 @@ class KubernetesEventSinkIT {
 
   @Test
   void updateCount_patchesWithoutReadingFirst_andMissingEventIsFalse() {
-    Event created =
+    String created =
         sink.create(
             new EventBuilder()
                 .withNewMetadata()
@@ -48,11 +48,12 @@ class KubernetesEventSinkIT {
     // One PATCH per update, no GET before it.
     server.journal().assertNone(RequestMatcher.verb("get").since(mark));
     server.journal().assertCount(RequestMatcher.verb("patch").since(mark), 2);
-    assertThat(created.getMetadata().getUid()).isNotNull();
+    assertThat(created).isEqualTo("web.1");
     assertThat(updated).isTrue();
     assertThat(missing).isFalse();
-    assertThat(
-            server.client().v1().events().inNamespace("default").withName("web.1").get().getCount())
-        .isEqualTo(2);
+    Event stored = server.client().v1().events().inNamespace("default").withName("web.1").get();
+    assertThat(stored.getCount()).isEqualTo(2);
+    assertThat(stored.getMetadata().getUid()).isNotNull();
+    assertThat(stored.getMessage()).isEqualTo("Created pod: web-a");
   }
 }
