@@ -134,7 +134,7 @@ final class PlanExecutor implements AutoCloseable {
                   String error = describe(e);
                   events.warning(podSet, "FailedCreate", "Error creating: " + error);
                   return new ReplicaFailure(
-                      ReplicaFailure.FAILED_CREATE, "cannot create pods: " + error);
+                      ReplicaFailure.FAILED_CREATE, "cannot create pods: " + error, e);
                 }
               });
       // One record per batch; the recorder combines the batches of a pass into one Event.
@@ -186,7 +186,7 @@ final class PlanExecutor implements AutoCloseable {
                 String error = describe(e);
                 events.warning(podSet, "FailedDelete", "Error deleting: " + error);
                 return new ReplicaFailure(
-                    ReplicaFailure.FAILED_DELETE, "cannot delete pod " + name + ": " + error);
+                    ReplicaFailure.FAILED_DELETE, "cannot delete pod " + name + ": " + error, e);
               }
             });
     recordList(podSet, "SuccessfulDelete", "Deleted pods", deleted);
@@ -244,7 +244,7 @@ final class PlanExecutor implements AutoCloseable {
       String error = describe(e);
       events.warning(podSet, "FailedUpdate", "Error " + verb + " pod " + name + ": " + error);
       return new ReplicaFailure(
-          ReplicaFailure.FAILED_UPDATE, "cannot finish " + verb + " pod " + name + ": " + error);
+          ReplicaFailure.FAILED_UPDATE, "cannot finish " + verb + " pod " + name + ": " + error, e);
     }
   }
 

@@ -275,7 +275,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     if (ReplicaFailure.INVALID_SPEC.equals(failure.reason())) {
       throw new TerminalReconcileException(message);
     }
-    throw new PodSetReconcileException(message);
+    throw new PodSetReconcileException(message, failure.cause());
   }
 
   /**

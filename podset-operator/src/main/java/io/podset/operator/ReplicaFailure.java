@@ -8,8 +8,10 @@ import java.util.Objects;
  * @param reason a CamelCase reason: {@value #INVALID_SPEC}, {@value #FAILED_CREATE}, {@value
  *     #FAILED_DELETE} or {@value #FAILED_UPDATE}
  * @param message a human-readable sentence naming the pod or field and the server's answer
+ * @param cause the failed write's exception (the server's answer), or null for an invalid spec; it
+ *     lets the controller tell a failure a retry cures (429, 5xx, conflict) from the others
  */
-public record ReplicaFailure(String reason, String message) {
+public record ReplicaFailure(String reason, String message, Throwable cause) {
 
   /** The PodSet cannot work as written. */
   public static final String INVALID_SPEC = "InvalidSpec";
@@ -29,5 +31,10 @@ public record ReplicaFailure(String reason, String message) {
   public ReplicaFailure {
     Objects.requireNonNull(reason, "reason");
     Objects.requireNonNull(message, "message");
+  }
+
+  /** A failure without an exception behind it (an invalid spec). */
+  public ReplicaFailure(String reason, String message) {
+    this(reason, message, null);
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetCondition;
 import io.podset.api.v1alpha1.PodSetSpec;
@@ -741,7 +742,12 @@ class PodSetReconcilerIT {
 
     assertThatThrownBy(() -> reconciler.reconcile(request))
         .isInstanceOf(PodSetReconcileException.class)
-        .hasMessageContaining("etcdserver: request timed out (HTTP 500)");
+        .hasMessageContaining("etcdserver: request timed out (HTTP 500)")
+        // The server's answer stays attached, so the controller logs it as a transient failure.
+        .cause()
+        .isInstanceOf(KubernetesClientException.class)
+        .extracting(e -> ((KubernetesClientException) e).getCode())
+        .isEqualTo(500);
 
     assertThat(
             stored().getStatus().condition(PodSetCondition.REPLICA_FAILURE).orElseThrow().message())
