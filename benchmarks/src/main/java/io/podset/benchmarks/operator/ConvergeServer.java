@@ -17,18 +17,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Benchmark 3, server side: the fake API server with the PodSet CRD and a simulated kubelet that
@@ -194,31 +189,17 @@ public final class ConvergeServer {
 
   private static void create(KubernetesClient driver, int podSets, int replicas, int namespaces)
       throws Exception {
-    AtomicInteger next = new AtomicInteger();
-    ExecutorService pool = Executors.newFixedThreadPool(CREATE_THREADS);
-    try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < CREATE_THREADS; t++) {
-        futures.add(
-            pool.submit(
-                () -> {
-                  for (int i = next.getAndIncrement(); i < podSets; i = next.getAndIncrement()) {
-                    String namespace = ns(i % namespaces);
-                    driver
-                        .resources(PodSet.class)
-                        .inNamespace(namespace)
-                        .resource(PodSet.of(namespace, "ps-" + i, PodSetSpec.ofReplicas(replicas)))
-                        .create();
-                  }
-                  return null;
-                }));
-      }
-      for (Future<?> future : futures) {
-        future.get();
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    Parallel.forEachIndex(
+        podSets,
+        CREATE_THREADS,
+        i -> {
+          String namespace = ns(i % namespaces);
+          driver
+              .resources(PodSet.class)
+              .inNamespace(namespace)
+              .resource(PodSet.of(namespace, "ps-" + i, PodSetSpec.ofReplicas(replicas)))
+              .create();
+        });
   }
 
   /**

@@ -19,11 +19,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Warms the converge server's paths before a contender connects, so that no contender pays for the
@@ -96,7 +92,7 @@ final class ConvergeWarmUp {
                       @Override
                       public void onClose(WatcherException cause) {}
                     })) {
-      inParallel(i -> podSet(driver, namespace, i));
+      Parallel.forEachIndex(PODSETS, THREADS, i -> podSet(driver, namespace, i));
       if (!allReady.await(ROUND_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
           || !podSetsSeen.await(ROUND_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
         throw new IllegalStateException(
@@ -211,33 +207,5 @@ final class ConvergeWarmUp {
         && pod.getStatus().getConditions() != null
         && pod.getStatus().getConditions().stream()
             .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-  }
-
-  private interface Task {
-    void run(int i) throws Exception;
-  }
-
-  /** Runs {@code task} for 0 to {@value #PODSETS} - 1 on {@value #THREADS} threads. */
-  private static void inParallel(Task task) throws Exception {
-    AtomicInteger next = new AtomicInteger();
-    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-    try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < THREADS; t++) {
-        futures.add(
-            pool.submit(
-                () -> {
-                  for (int i = next.getAndIncrement(); i < PODSETS; i = next.getAndIncrement()) {
-                    task.run(i);
-                  }
-                  return null;
-                }));
-      }
-      for (Future<?> future : futures) {
-        future.get();
-      }
-    } finally {
-      pool.shutdownNow();
-    }
   }
 }
