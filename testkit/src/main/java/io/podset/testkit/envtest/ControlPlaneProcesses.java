@@ -11,14 +11,14 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Starts etcd, kube-apiserver and optionally kube-controller-manager on loopback, each with its own
- * free ports, files under one work directory, and waits until each is healthy.
+ * Starts etcd, kube-apiserver and then, side by side, the optional kube-controller-manager,
+ * kube-scheduler and kwok on loopback, each with its own free ports, files under one work
+ * directory, and waits until each is healthy.
  */
 final class ControlPlaneProcesses {
 
@@ -57,6 +57,11 @@ final class ControlPlaneProcesses {
   boolean controllerManagerRunning() {
     return processes.stream()
         .anyMatch(p -> p.name().equals("kube-controller-manager") && p.isAlive());
+  }
+
+  /** The processes in start order, for readiness waits that must fail fast when one exits. */
+  List<ManagedProcess> processes() {
+    return processes;
   }
 
   /**
@@ -110,7 +115,7 @@ final class ControlPlaneProcesses {
       String adminToken,
       long deadlineNanos,
       List<ManagedProcess> started) {
-    int[] ports = FreePorts.allocate(4);
+    int[] ports = FreePorts.allocate(5);
     String etcdUrl = "http://127.0.0.1:" + ports[0];
     String peerUrl = "http://127.0.0.1:" + ports[1];
     ManagedProcess etcd =
@@ -171,35 +176,21 @@ final class ControlPlaneProcesses {
         });
     String caPem = read(servingCert);
 
+    Path kubeconfig = dir.resolve("admin.kubeconfig");
+    write(kubeconfig, Kubeconfigs.render(url, caPem, "envtest-admin", adminToken, "default"));
+    ClusterComponents.Context context =
+        new ClusterComponents.Context(settings, dir, kubeconfig, servingCert, signingKey);
+    List<ClusterComponents.Started> components = new ArrayList<>();
     if (!settings.controllers().isEmpty()) {
-      Path kubeconfig = dir.resolve("kube-controller-manager.kubeconfig");
-      write(kubeconfig, Kubeconfigs.render(url, caPem, "envtest-admin", adminToken, "default"));
-      Path kcmCerts = mkdirs(dir.resolve("kube-controller-manager-certs"));
-      ManagedProcess kcm =
-          ManagedProcess.start(
-              "kube-controller-manager",
-              List.of(
-                  settings.binaries().kubeControllerManager().orElseThrow().toString(),
-                  "--kubeconfig=" + kubeconfig,
-                  "--controllers=" + String.join(",", settings.controllers()),
-                  "--leader-elect=false",
-                  "--bind-address=127.0.0.1",
-                  "--secure-port=" + ports[3],
-                  "--cert-dir=" + kcmCerts,
-                  "--use-service-account-credentials=false"),
-              dir,
-              dir.resolve("kube-controller-manager.log"));
-      started.add(kcm);
-      URI healthz = URI.create("https://127.0.0.1:" + ports[3] + "/healthz");
-      Readiness.await(
-          "kube-controller-manager /healthz",
-          deadlineNanos,
-          List.copyOf(started),
-          () -> {
-            List<Path> certs = listCertificates(kcmCerts);
-            SSLContext tls = certs.isEmpty() ? null : Pem.trustingOnceWritten(certs);
-            return tls != null && Readiness.answersOk(healthz, tls, null);
-          });
+      components.add(ClusterComponents.controllerManager(context, ports[3]));
+    }
+    if (settings.simulatedNodes()) {
+      components.add(ClusterComponents.scheduler(context, ports[4]));
+      components.add(ClusterComponents.kwok(context));
+    }
+    components.forEach(c -> started.add(c.process()));
+    for (ClusterComponents.Started component : components) {
+      component.awaitHealthy(deadlineNanos, List.copyOf(started));
     }
     return new ControlPlaneProcesses(List.copyOf(started), url, adminToken, caPem);
   }
@@ -215,14 +206,6 @@ final class ControlPlaneProcesses {
     }
   }
 
-  private static List<Path> listCertificates(Path dir) {
-    try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(p -> p.getFileName().toString().endsWith(".crt")).toList();
-    } catch (IOException e) {
-      return List.of();
-    }
-  }
-
   private static String randomToken() {
     byte[] bytes = new byte[32];
     new SecureRandom().nextBytes(bytes);
@@ -230,19 +213,11 @@ final class ControlPlaneProcesses {
   }
 
   private static Path mkdirs(Path dir) {
-    try {
-      return Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create " + dir, e);
-    }
+    return ClusterComponents.mkdirs(dir);
   }
 
   private static void write(Path file, String content) {
-    try {
-      Files.writeString(file, content);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file, e);
-    }
+    ClusterComponents.write(file, content);
   }
 
   private static String read(Path file) {

@@ -28,13 +28,20 @@ final class LocalControlPlane implements RealApiServer {
 
   private static final Logger log = LoggerFactory.getLogger(LocalControlPlane.class);
 
-  /** What to start; validated by the builder. */
+  /**
+   * What to start; validated by the builders.
+   *
+   * @param controllers the controller manager's controllers; empty: no controller manager
+   * @param simulatedNodes whether kube-scheduler and kwok run too (a {@link SimulatedCluster})
+   */
   record Settings(
       ControlPlaneBinaries binaries,
       List<String> controllers,
       List<CustomResourceDefinition> crds,
       Duration startTimeout,
-      Map<String, String> apiServerFlags) {}
+      Map<String, String> apiServerFlags,
+      Map<String, String> controllerManagerFlags,
+      boolean simulatedNodes) {}
 
   private final Settings settings;
   private final Path workDir;
@@ -61,7 +68,7 @@ final class LocalControlPlane implements RealApiServer {
         new Thread(this::closeFromHook, "envtest-shutdown-" + workDir.getFileName());
   }
 
-  static RealApiServer start(Settings settings) {
+  static LocalControlPlane start(Settings settings) {
     long startNanos = System.nanoTime();
     Path workDir;
     try {
@@ -75,11 +82,12 @@ final class LocalControlPlane implements RealApiServer {
     try {
       server.startProcesses(startNanos + settings.startTimeout().toNanos());
       log.info(
-          "control plane {} ready at {} in {} ms (controller manager: {})",
+          "control plane {} ready at {} in {} ms (controller manager: {}, scheduler and kwok: {})",
           server.version,
           server.url(),
           Duration.ofNanos(System.nanoTime() - startNanos).toMillis(),
-          server.controllerManagerRunning());
+          server.controllerManagerRunning(),
+          settings.simulatedNodes());
       return server;
     } catch (RuntimeException | Error e) {
       server.close();
@@ -229,13 +237,19 @@ final class LocalControlPlane implements RealApiServer {
     return installCrds(List.of(crd), deadline()).get(0);
   }
 
-  private long deadline() {
+  /** A deadline one start timeout from now, for waits after the start. */
+  long deadline() {
     return System.nanoTime() + settings.startTimeout().toNanos();
   }
 
   private List<CustomResourceDefinition> installCrds(
       List<CustomResourceDefinition> crds, long deadlineNanos) {
     return CrdInstaller.install(client(), crds, deadlineNanos);
+  }
+
+  /** The running processes, in start order. */
+  List<ManagedProcess> processes() {
+    return running().processes();
   }
 
   @Override

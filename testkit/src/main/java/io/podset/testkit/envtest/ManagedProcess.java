@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -37,6 +38,20 @@ final class ManagedProcess {
    * @throws ControlPlaneException if the process cannot be started
    */
   static ManagedProcess start(String name, List<String> command, Path directory, Path logFile) {
+    return start(name, command, Map.of(), directory, logFile);
+  }
+
+  /**
+   * {@link #start(String, List, Path, Path)} with {@code environment} added to this process's.
+   *
+   * @throws ControlPlaneException if the process cannot be started
+   */
+  static ManagedProcess start(
+      String name,
+      List<String> command,
+      Map<String, String> environment,
+      Path directory,
+      Path logFile) {
     Objects.requireNonNull(name, "name");
     ProcessBuilder builder =
         new ProcessBuilder(command)
@@ -44,6 +59,7 @@ final class ManagedProcess {
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    builder.environment().putAll(environment);
     try {
       Process process = builder.start();
       log.debug("started {} (pid {}): {}", name, process.pid(), command);

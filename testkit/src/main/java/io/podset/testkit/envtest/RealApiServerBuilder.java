@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -56,6 +57,13 @@ public final class RealApiServerBuilder {
    * @throws IllegalArgumentException if the list is empty or a name is blank or contains a comma
    */
   public RealApiServerBuilder controllers(List<String> names) {
+    this.controllers = checkControllers(names);
+    this.controllerManager = true;
+    return this;
+  }
+
+  /** Validates a {@code --controllers} list; returns an immutable copy. */
+  static List<String> checkControllers(List<String> names) {
     Objects.requireNonNull(names, "names");
     if (names.isEmpty()) {
       throw new IllegalArgumentException("controllers: must name at least one controller");
@@ -66,9 +74,7 @@ public final class RealApiServerBuilder {
         throw new IllegalArgumentException("controllers: invalid controller name '" + name + "'");
       }
     }
-    this.controllers = List.copyOf(names);
-    this.controllerManager = true;
-    return this;
+    return List.copyOf(names);
   }
 
   /**
@@ -128,14 +134,19 @@ public final class RealApiServerBuilder {
    * @throws IllegalArgumentException if the name is blank or starts with a dash
    */
   public RealApiServerBuilder apiServerFlag(String name, String value) {
+    checkFlag("apiServerFlag", name, value);
+    apiServerFlags.put(name, value);
+    return this;
+  }
+
+  /** Validates a flag's name and value for {@code method}'s error messages. */
+  static void checkFlag(String method, String name, String value) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(value, "value");
     if (name.isBlank() || name.startsWith("-")) {
       throw new IllegalArgumentException(
-          "apiServerFlag: name must be given without dashes, got '" + name + "'");
+          method + ": name must be given without dashes, got '" + name + "'");
     }
-    apiServerFlags.put(name, value);
-    return this;
   }
 
   /** The CRDs collected so far (for tests). */
@@ -151,21 +162,53 @@ public final class RealApiServerBuilder {
    *     holds the end of its log
    */
   public RealApiServer start() {
-    ControlPlaneBinaries found = binaries != null ? binaries : ControlPlaneBinaries.locate();
-    if (controllerManager && found.kubeControllerManager().isEmpty()) {
+    return LocalControlPlane.start(
+        settings(binariesOrLocate(), controllerManager ? controllers : List.of(), Map.of(), false));
+  }
+
+  /**
+   * The settings of a start with {@code found} binaries.
+   *
+   * @throws ControlPlaneBinariesMissingException if a binary that the settings need is missing
+   */
+  LocalControlPlane.Settings settings(
+      ControlPlaneBinaries found,
+      List<String> controllerList,
+      Map<String, String> controllerManagerFlags,
+      boolean simulatedNodes) {
+    if (!controllerList.isEmpty()) {
+      requireBinary(found.kubeControllerManager().isPresent(), "kube-controller-manager", found);
+    }
+    if (simulatedNodes) {
+      requireBinary(found.kubeScheduler().isPresent(), "kube-scheduler", found);
+      requireBinary(found.kwok().isPresent(), "kwok", found);
+    }
+    return new LocalControlPlane.Settings(
+        found,
+        controllerList,
+        List.copyOf(crds),
+        startTimeout,
+        Map.copyOf(apiServerFlags),
+        Map.copyOf(controllerManagerFlags),
+        simulatedNodes);
+  }
+
+  ControlPlaneBinaries binariesOrLocate() {
+    return binaries != null ? binaries : ControlPlaneBinaries.locate();
+  }
+
+  private static void requireBinary(boolean present, String name, ControlPlaneBinaries found) {
+    if (!present) {
+      String variable = "TEST_ASSET_" + name.toUpperCase(Locale.ROOT).replace('-', '_');
       throw new ControlPlaneBinariesMissingException(
-          "kube-controller-manager not found next to "
+          name
+              + " not found next to "
               + found.kubeApiServer()
-              + " (or TEST_ASSET_KUBE_CONTROLLER_MANAGER); build it with `"
+              + " (or "
+              + variable
+              + "); build it with `"
               + ControlPlaneBinaries.BUILD_COMMAND
               + "`");
     }
-    return LocalControlPlane.start(
-        new LocalControlPlane.Settings(
-            found,
-            controllerManager ? controllers : List.of(),
-            List.copyOf(crds),
-            startTimeout,
-            Map.copyOf(apiServerFlags)));
   }
 }

@@ -1,9 +1,6 @@
 package io.podset.testkit.envtest;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -33,9 +30,6 @@ public final class RealApiServerExtension
   public static final String REQUIRED_PROPERTY = "podset.envtest.required";
 
   private static final Logger log = LoggerFactory.getLogger(RealApiServerExtension.class);
-  private static final ExtensionContext.Namespace NAMESPACE =
-      ExtensionContext.Namespace.create(RealApiServerExtension.class);
-  private static final String KEY = "server";
 
   /** Creates the extension (JUnit instantiates it). */
   public RealApiServerExtension() {}
@@ -64,7 +58,7 @@ public final class RealApiServerExtension
     return startOrSkip(builder::start, binariesRequired());
   }
 
-  static RealApiServer startOrSkip(Supplier<RealApiServer> starter, boolean required) {
+  static <T> T startOrSkip(Supplier<T> starter, boolean required) {
     try {
       return starter.get();
     } catch (ControlPlaneBinariesMissingException e) {
@@ -118,21 +112,12 @@ public final class RealApiServerExtension
   /** The server of the current scope: the class's, or the method's for PER_METHOD. */
   private static RealApiServer server(ExtensionContext context) {
     WithRealApiServer settings = settings(context);
-    ExtensionContext scope = context;
-    if (settings.lifecycle() == WithRealApiServer.Lifecycle.PER_CLASS) {
-      while (scope.getParent().isPresent() && scope.getTestMethod().isPresent()) {
-        scope = scope.getParent().get();
-      }
-    } else if (context.getTestMethod().isEmpty()) {
-      throw new ParameterResolutionException(
-          "a PER_METHOD real API server exists only within a test method");
-    }
-    Resource resource =
-        scope
-            .getStore(NAMESPACE)
-            .getOrComputeIfAbsent(
-                KEY, k -> new Resource(startOrSkip(builder(settings))), Resource.class);
-    return resource.server();
+    return ExtensionScopes.server(
+        context,
+        settings.lifecycle() == WithRealApiServer.Lifecycle.PER_CLASS,
+        RealApiServerExtension.class,
+        RealApiServer.class,
+        () -> startOrSkip(builder(settings)));
   }
 
   private static RealApiServerBuilder builder(WithRealApiServer settings) {
@@ -142,27 +127,8 @@ public final class RealApiServerExtension
     } else if (settings.controllerManager()) {
       builder.withControllerManager();
     }
-    for (String crd : settings.crds()) {
-      String path = crd.startsWith("/") ? crd.substring(1) : crd;
-      try (InputStream in =
-          Thread.currentThread().getContextClassLoader().getResourceAsStream(path)) {
-        if (in == null) {
-          throw new IllegalArgumentException("CRD resource not found on the class path: " + crd);
-        }
-        builder.crdYaml(in, crd);
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot read CRD resource " + crd, e);
-      }
-    }
+    ExtensionScopes.readCrds(settings.crds(), builder::crdYaml);
     return builder;
-  }
-
-  /** Closes the server when its JUnit scope ends (JUnit closes AutoCloseable store values). */
-  private record Resource(RealApiServer server) implements AutoCloseable {
-    @Override
-    public void close() {
-      server.close();
-    }
   }
 
   @WithRealApiServer

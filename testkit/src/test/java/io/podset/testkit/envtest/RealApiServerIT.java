@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 @WithRealApiServer(crds = "envtest/widget-crd.yaml")
-class RealApiServerIT {
+class RealApiServerIT extends ApiServerContract {
 
   private static final AtomicInteger namespaces = new AtomicInteger();
 
