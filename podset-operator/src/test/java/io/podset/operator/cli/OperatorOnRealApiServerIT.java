@@ -1,7 +1,6 @@
 package io.podset.operator.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -26,7 +25,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,36 +61,10 @@ class OperatorOnRealApiServerIT {
         .resource(
             new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
         .create();
-    Path kubeconfig =
-        server.writeKubeconfig(
-            temp.resolve("operator.kubeconfig"), "podset-system", "podset-operator");
-    assertThatThrownBy(
-            () ->
-                server
-                    .serviceAccountClient("podset-system", "podset-operator")
-                    .secrets()
-                    .inNamespace(NAMESPACE)
-                    .list())
-        .as("the operator's token is a restricted identity")
-        .isInstanceOfSatisfying(
-            KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
-
-    AtomicInteger exitCode = new AtomicInteger(-1);
-    Thread operator =
-        new Thread(
-            () ->
-                exitCode.set(
-                    Main.execute(
-                        "--kubeconfig=" + kubeconfig,
-                        "--leader-elect",
-                        "--lease-namespace=podset-system",
-                        "--health-port=0",
-                        "--metrics-port=0")),
-            "podset-operator-e2e");
     SharedIndexInformer<Pod> kubelet =
         admin.pods().inNamespace(NAMESPACE).inform(new Kubelet(admin));
-    operator.start();
-    try {
+    try (InProcessOperator operator =
+        InProcessOperator.start(server, temp.resolve("operator.kubeconfig"))) {
       apply(admin, DEPLOY.resolve("examples/podset.yaml"));
 
       awaitPodSet(admin, ps -> ready(ps, 3), "3 ready replicas");
@@ -131,11 +103,8 @@ class OperatorOnRealApiServerIT {
       podSets(admin).withName(NAME).delete();
       awaitPods(admin, List::isEmpty, "the garbage collector to delete the pods");
     } finally {
-      operator.interrupt();
-      operator.join(TimeUnit.SECONDS.toMillis(30));
       kubelet.close();
     }
-    assertThat(operator.isAlive()).as("operator stopped").isFalse();
   }
 
   private static io.fabric8.kubernetes.client.dsl.MixedOperation<
