@@ -6,7 +6,12 @@
 #   benchmarks/run.sh            full run, the numbers we publish
 #   benchmarks/run.sh --quick    routine check, under 5 minutes on 2 cores
 #   benchmarks/run.sh --quick workqueue apiserver    only some areas (workqueue, apiserver,
-#                                                    informer, converge, latency)
+#                                                    informer, converge, latency, cluster)
+#
+# The cluster area (not in a run without areas: it needs the simulated cluster's binaries of
+# testkit/kube/build-control-plane.sh) converges N ReplicaSets (the real ReplicaSet controller,
+# with its default client limits and with limits equal to ours) and N PodSets (our operator) on a
+# SimulatedCluster, one contender per fresh cluster, and writes results/<mode>-cluster.md.
 #
 # For profiling: CONVERGE_CONTENDERS="ours josdk" (LATENCY_CONTENDERS, INFORMER_CONTENDERS
 # likewise) runs only those contenders; INFORMER_REPEATS and LATENCY_REPEATS set how many fresh
@@ -28,7 +33,7 @@ for arg in "$@"; do
   case "$arg" in
     --quick) mode=quick ;;
     --full) mode=full ;;
-    workqueue | apiserver | informer | converge | latency) areas+=("$arg") ;;
+    workqueue | apiserver | informer | converge | latency | cluster) areas+=("$arg") ;;
     -h | --help)
       sed -n '2,22p' "$0"
       exit 0
@@ -65,6 +70,7 @@ if [[ $mode == quick ]]; then
   # check, not the figures of record; INFORMER_REPEATS / LATENCY_REPEATS ask for more.
   informer_sizes=(10000) informer_repeats=${INFORMER_REPEATS:-1}
   converge_podsets=200 converge_repeats=1
+  cluster_sizes=(100) cluster_repeats=1
   latency_rates=1000 latency_seconds=5 latency_repeats=${LATENCY_REPEATS:-1}
 else
   jmh_opts=(-f 3 -wi 3 -w 2s -i 5 -r 2s)
@@ -73,6 +79,7 @@ else
   api_repeats=3 api_seconds=5 api_rounds=3 api_startups=10
   informer_sizes=(10000 50000) informer_repeats=${INFORMER_REPEATS:-3}
   converge_podsets=1000 converge_repeats=3
+  cluster_sizes=(100 300 1000) cluster_repeats=2
   latency_rates=100,1000,5000 latency_seconds=20 latency_repeats=${LATENCY_REPEATS:-3}
 fi
 
@@ -283,6 +290,38 @@ if has_area latency; then
       stop_server
     done
   done
+fi
+
+if has_area cluster; then
+  # Rows go straight to the table: one per contender, size, repeat and phase.
+  cluster_table=$results/$mode-cluster.md
+  {
+    echo "# Simulated cluster: ReplicaSet controller vs our operator ($mode)"
+    echo
+    cat "$raw/meta.md"
+    echo
+    echo "N objects x 3 pods on a SimulatedCluster (10 kwok nodes); wall s; CPU s of the contender"
+    echo "(kube-controller-manager or the operator JVM), kube-apiserver and etcd; the contender's"
+    echo "API calls from the audit log. Rows marked INVALID ran on a shared machine."
+    echo
+    echo "| contender | N | phase | wall s | contender CPU s | apiserver CPU s | etcd CPU s | API calls | load |"
+    echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  } >"$cluster_table"
+  KUBEBUILDER_ASSETS="${KUBEBUILDER_ASSETS:-$(testkit/kube/build-control-plane.sh)}"
+  export KUBEBUILDER_ASSETS
+  for n in "${cluster_sizes[@]}"; do
+    for ((rep = 1; rep <= cluster_repeats; rep++)); do
+      for contender in ${CLUSTER_CONTENDERS:-replicaset-default replicaset-equal ours}; do
+        log "cluster: $contender, $n x 3 pods (repeat $rep/$cluster_repeats)"
+        java -Xmx4g -XX:+UseG1GC -cp "$cp" io.podset.benchmarks.operator.ClusterConverge \
+          "$contender" "$n" "$cluster_table" >>"$raw/cluster.txt" 2>"$raw/cluster-$contender-$n-$rep.log" ||
+          { tail -20 "$raw/cluster-$contender-$n-$rep.log" >&2; exit 1; }
+      done
+    done
+  done
+  log "table written to $cluster_table"
+  # The cluster area writes its own table; the report covers the other areas.
+  [[ "${areas[*]}" != cluster ]] || exit 0
 fi
 
 log "report"

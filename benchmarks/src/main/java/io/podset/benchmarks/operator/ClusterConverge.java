@@ -1,0 +1,285 @@
+package io.podset.benchmarks.operator;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.podset.api.v1alpha1.PodSet;
+import io.podset.api.v1alpha1.PodSetDefaults;
+import io.podset.api.v1alpha1.PodSetSpec;
+import io.podset.testkit.envtest.SimulatedCluster;
+import io.podset.testkit.envtest.SimulatedClusterBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntPredicate;
+
+/**
+ * The gold standard side by side (issue 23, item 4): N objects × 3 pods converged on a {@link
+ * SimulatedCluster} (real kube-apiserver, etcd, kube-controller-manager, kube-scheduler, kwok
+ * nodes), either ReplicaSets by the real ReplicaSet controller or PodSets by our operator, one
+ * contender per fresh cluster. Phases: create (to all pods created, to all Ready), scale every
+ * object to 5 (to all Ready), delete (to no pod left). Reported per phase: wall time, the CPU time
+ * of each process (from {@code /proc}, so a shared machine's load shows less than in wall time),
+ * and the contender's API requests from the API server's audit log (by user agent).
+ *
+ * <p>Usage: {@code ClusterConverge <contender> <N> <results.md>} with contender {@code
+ * replicaset-default} (kube-controller-manager's default client limits, 5 syncs), {@code
+ * replicaset-equal} ({@code --kube-api-qps/--kube-api-burst 1000}, as unlimited as our client, and
+ * 8 syncs = our 8 workers) or {@code ours} (the operator's jar main, default options, in its own
+ * JVM). Appends one Markdown row per phase to the results file, marked invalid when the load
+ * average says the machine was shared.
+ */
+public final class ClusterConverge {
+
+  private static final List<String> CONTENDERS =
+      List.of("replicaset-default", "replicaset-equal", "ours");
+  private static final String NAMESPACE = "bench";
+  private static final int NODES = 10;
+  private static final Duration PHASE_TIMEOUT = Duration.ofMinutes(10);
+  private static final Path CRD = Path.of("deploy/crds/podsets.app.example.com-v1.yml");
+
+  private ClusterConverge() {}
+
+  /** Runs one contender; see the class documentation. */
+  public static void main(String[] args) throws Exception {
+    if (args.length != 3 || !CONTENDERS.contains(args[0])) {
+      throw new IllegalArgumentException(
+          "usage: ClusterConverge <" + String.join("|", CONTENDERS) + "> <N> <results.md>");
+    }
+    String contender = args[0];
+    int n = Integer.parseInt(args[1]);
+    Path results = Path.of(args[2]);
+    double loadAtStart = ClusterProcesses.loadAverage();
+    Path dir = Files.createTempDirectory("cluster-bench-");
+    Path auditLog = dir.resolve("audit.log");
+    try (SimulatedCluster cluster = start(contender, dir, auditLog);
+        ClusterProcesses.Operator operator =
+            contender.equals("ours") ? ClusterProcesses.startOperator(cluster, dir) : null) {
+      KubernetesClient admin = cluster.client();
+      admin
+          .namespaces()
+          .resource(
+              new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
+          .create();
+      // The default ServiceAccount must exist before pods can be admitted.
+      await(
+          "the namespace's ServiceAccount",
+          () -> admin.serviceAccounts().inNamespace(NAMESPACE).withName("default").get() != null);
+      PodCounts pods = new PodCounts();
+      SharedIndexInformer<Pod> informer = admin.pods().inNamespace(NAMESPACE).inform(pods);
+      ClusterProcesses.Sample before = ClusterProcesses.sample(operator);
+      AuditCounts.Mark auditBefore = AuditCounts.mark(auditLog);
+      boolean ours = contender.equals("ours");
+
+      long t0 = System.nanoTime();
+      Parallel.forEachIndex(n, 8, i -> create(admin, ours, "obj-" + i));
+      awaitCount("all " + 3 * n + " pods created", () -> pods.created(), c -> c >= 3 * n);
+      long created = System.nanoTime();
+      awaitCount("all " + 3 * n + " pods Ready", () -> pods.ready(), c -> c >= 3 * n);
+      long ready = System.nanoTime();
+      Phase create = Phase.of("create", before, auditBefore, operator, auditLog, t0, ready);
+
+      long t1 = System.nanoTime();
+      Parallel.forEachIndex(n, 8, i -> scale(admin, ours, "obj-" + i, 5));
+      awaitCount("all " + 5 * n + " pods Ready", () -> pods.ready(), c -> c >= 5 * n);
+      long scaled = System.nanoTime();
+      Phase scale =
+          Phase.of(
+              "scale to 5", create.after(), create.auditAfter(), operator, auditLog, t1, scaled);
+
+      long t2 = System.nanoTime();
+      Parallel.forEachIndex(n, 8, i -> delete(admin, ours, "obj-" + i));
+      awaitCount("no pod left", () -> pods.existing(), c -> c == 0);
+      long deleted = System.nanoTime();
+      Phase delete =
+          Phase.of("delete", scale.after(), scale.auditAfter(), operator, auditLog, t2, deleted);
+      informer.close();
+
+      double loadAtEnd = ClusterProcesses.loadAverage();
+      String validity =
+          Math.max(loadAtStart, loadAtEnd) > ClusterProcesses.IDLE_LOAD
+              ? String.format("INVALID (load %.1f/%.1f on 2 cores)", loadAtStart, loadAtEnd)
+              : String.format("valid (load %.1f/%.1f)", loadAtStart, loadAtEnd);
+      AuditCounts.Counter counter =
+          ours
+              ? AuditCounts.userAgentContaining("podset-operator")
+              : AuditCounts.userAgentContaining("replicaset-controller");
+      StringBuilder rows = new StringBuilder();
+      for (Phase phase : List.of(create, scale, delete)) {
+        String row =
+            phase.row(
+                contender,
+                n,
+                counter,
+                phase == create ? Duration.ofNanos(created - t0) : null,
+                validity);
+        System.out.println(row);
+        rows.append(row).append('\n');
+      }
+      Files.writeString(
+          results,
+          rows.toString(),
+          java.nio.file.StandardOpenOption.CREATE,
+          java.nio.file.StandardOpenOption.APPEND);
+    } finally {
+      deleteRecursively(dir);
+    }
+  }
+
+  private static SimulatedCluster start(String contender, Path dir, Path auditLog)
+      throws IOException {
+    Path policy = dir.resolve("audit-policy.yaml");
+    Files.writeString(
+        policy,
+        """
+        apiVersion: audit.k8s.io/v1
+        kind: Policy
+        omitStages: ["RequestReceived"]
+        rules:
+          - level: Metadata
+        """);
+    SimulatedClusterBuilder builder =
+        SimulatedCluster.builder()
+            .nodes(NODES)
+            .crdFile(CRD)
+            .apiServerFlag("audit-policy-file", policy.toString())
+            .apiServerFlag("audit-log-path", auditLog.toString())
+            .apiServerFlag("audit-log-format", "json")
+            .apiServerFlag("audit-log-mode", "batch");
+    if (contender.equals("replicaset-equal")) {
+      builder
+          .controllerManagerFlag("kube-api-qps", "1000")
+          .controllerManagerFlag("kube-api-burst", "1000")
+          .controllerManagerFlag("concurrent-replicaset-syncs", "8");
+    }
+    return builder.start();
+  }
+
+  private static void create(KubernetesClient admin, boolean ours, String name) {
+    if (ours) {
+      admin
+          .resources(PodSet.class)
+          .inNamespace(NAMESPACE)
+          .resource(PodSet.of(NAMESPACE, name, PodSetSpec.ofReplicas(3)))
+          .create();
+      return;
+    }
+    ReplicaSet replicaSet =
+        new ReplicaSetBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .endMetadata()
+            .withNewSpec()
+            .withReplicas(3)
+            .withNewSelector()
+            .addToMatchLabels("app", name)
+            .endSelector()
+            .withNewTemplate()
+            .withNewMetadata()
+            .addToLabels("app", name)
+            .endMetadata()
+            .withSpec(PodSetDefaults.template().getSpec())
+            .endTemplate()
+            .endSpec()
+            .build();
+    admin.apps().replicaSets().inNamespace(NAMESPACE).resource(replicaSet).create();
+  }
+
+  private static void scale(KubernetesClient admin, boolean ours, String name, int replicas) {
+    if (ours) {
+      admin.resources(PodSet.class).inNamespace(NAMESPACE).withName(name).scale(replicas);
+    } else {
+      admin.apps().replicaSets().inNamespace(NAMESPACE).withName(name).scale(replicas);
+    }
+  }
+
+  private static void delete(KubernetesClient admin, boolean ours, String name) {
+    if (ours) {
+      admin.resources(PodSet.class).inNamespace(NAMESPACE).withName(name).delete();
+    } else {
+      admin.apps().replicaSets().inNamespace(NAMESPACE).withName(name).delete();
+    }
+  }
+
+  private static void awaitCount(
+      String what, java.util.function.IntSupplier value, IntPredicate done) {
+    await(what, () -> done.test(value.getAsInt()));
+  }
+
+  static void await(String what, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + PHASE_TIMEOUT.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("timed out waiting for " + what);
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted waiting for " + what, e);
+      }
+    }
+  }
+
+  private static void deleteRecursively(Path dir) throws IOException {
+    try (var paths = Files.walk(dir)) {
+      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
+  }
+
+  /** Counts the namespace's pods from an informer: existing, live (created) and Ready. */
+  private static final class PodCounts implements ResourceEventHandler<Pod> {
+    private final Map<String, Pod> pods = new ConcurrentHashMap<>();
+
+    @Override
+    public void onAdd(Pod pod) {
+      pods.put(pod.getMetadata().getName(), pod);
+    }
+
+    @Override
+    public void onUpdate(Pod oldPod, Pod pod) {
+      pods.put(pod.getMetadata().getName(), pod);
+    }
+
+    @Override
+    public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
+      pods.remove(pod.getMetadata().getName());
+    }
+
+    int existing() {
+      return pods.size();
+    }
+
+    int created() {
+      return (int)
+          pods.values().stream()
+              .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+              .count();
+    }
+
+    int ready() {
+      return (int)
+          pods.values().stream()
+              .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+              .filter(
+                  p ->
+                      p.getStatus() != null
+                          && p.getStatus().getConditions() != null
+                          && p.getStatus().getConditions().stream()
+                              .anyMatch(
+                                  c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
+              .count();
+    }
+  }
+}
