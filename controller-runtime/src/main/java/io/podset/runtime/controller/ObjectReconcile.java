@@ -63,8 +63,10 @@ final class ObjectReconcile<P extends HasMetadata> implements Reconciler {
       context.removeFinalizer(finalizer);
       return Result.done();
     }
-    if (cleanup != null && !Finalizers.has(primary, finalizer)) {
-      context.addFinalizer(finalizer);
+    if (cleanup != null
+        && !Finalizers.has(primary, finalizer)
+        && !context.addFinalizer(finalizer)) {
+      return Result.done(); // gone meanwhile
     }
     return reconciler.reconcile(context.primary(), context);
   }

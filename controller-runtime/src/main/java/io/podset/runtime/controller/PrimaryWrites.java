@@ -16,6 +16,7 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The writes a typed controller makes to its primary: the status (through {@code /status}, without
@@ -24,8 +25,8 @@ import java.util.Optional;
  */
 final class PrimaryWrites<P extends HasMetadata> {
 
-  /** Conflicts met while removing a finalizer before the reconcile fails (and is retried). */
-  private static final int REMOVAL_ATTEMPTS = 5;
+  /** Conflicts met while changing the finalizers before the reconcile fails (and is retried). */
+  private static final int CONFLICT_ATTEMPTS = 5;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -110,40 +111,53 @@ final class PrimaryWrites<P extends HasMetadata> {
     return noBefore && noAfter || (before != null && before.equals(after));
   }
 
-  /** Adds {@code finalizer}; returns the primary as written. 409 when the copy is stale. */
+  /**
+   * Adds {@code finalizer}, re-reading the object from the server after a conflict (someone else
+   * wrote it since the cache saw it).
+   *
+   * @return the primary as written, or null when it is gone
+   */
   P addFinalizer(P primary, String finalizer) {
-    P next = resources.serialization().clone(primary);
-    Finalizers.add(next, finalizer);
-    WrittenObject written = patchFinalizers(next);
-    next.getMetadata().setResourceVersion(written.resourceVersion());
-    return next;
+    return changeFinalizers(primary, next -> Finalizers.add(next, finalizer), primary);
   }
 
   /**
    * Removes {@code finalizer}, re-reading the object from the server after a conflict.
    *
-   * @return the resourceVersion written; empty when the object or the finalizer is already gone
+   * @return the primary as written; null when the object or the finalizer is already gone
    */
-  Optional<String> removeFinalizer(P primary, String finalizer) {
+  P removeFinalizer(P primary, String finalizer) {
+    return changeFinalizers(primary, next -> Finalizers.remove(next, finalizer), null);
+  }
+
+  /**
+   * Writes {@code change} of the finalizers as a merge patch conditional on the resourceVersion (so
+   * another controller's finalizer, added meanwhile, is never dropped), retrying on the live object
+   * after a conflict. Returns the written object, or {@code unchanged} when {@code change} changes
+   * nothing, or null when the object is gone.
+   */
+  private P changeFinalizers(P primary, Predicate<P> change, P unchanged) {
     P current = primary;
     for (int attempt = 1; ; attempt++) {
       P next = resources.serialization().clone(current);
-      if (!Finalizers.remove(next, finalizer)) {
-        return Optional.empty();
+      if (!change.test(next)) {
+        return current == primary ? unchanged : current;
       }
       try {
-        return Optional.of(patchFinalizers(next).resourceVersion());
+        next.getMetadata().setResourceVersion(patchFinalizers(next).resourceVersion());
+        return next;
       } catch (KubernetesClientException e) {
         if (e.getCode() == 404) {
-          return Optional.empty();
+          return null;
         }
-        if (e.getCode() != 409 || attempt == REMOVAL_ATTEMPTS) {
+        if (e.getCode() != 409 || attempt == CONFLICT_ATTEMPTS) {
           throw e;
         }
       }
       current = live(primary);
-      if (current == null) {
-        return Optional.empty();
+      if (current == null
+          || !current.getMetadata().getUid().equals(primary.getMetadata().getUid())) {
+        return null;
       }
     }
   }

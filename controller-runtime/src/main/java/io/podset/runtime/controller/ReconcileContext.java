@@ -175,17 +175,29 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
     return resources.client();
   }
 
-  /** Adds the finalizer to the primary before anything else is written. */
-  void addFinalizer(String finalizer) {
-    primary = primaryWrites.addFinalizer(primary, finalizer);
-    observe(resources.primaries(), primary.getMetadata().getResourceVersion());
+  /**
+   * Adds the finalizer to the primary before anything else is written.
+   *
+   * @return false when the primary is gone
+   */
+  boolean addFinalizer(String finalizer) {
+    P written = primaryWrites.addFinalizer(primary, finalizer);
+    if (written == null) {
+      return false;
+    }
+    if (written != primary) {
+      primary = written;
+      observe(resources.primaries(), primary.getMetadata().getResourceVersion());
+    }
+    return true;
   }
 
   /** Removes the finalizer after the cleanup; the primary may be gone afterwards. */
   void removeFinalizer(String finalizer) {
-    primaryWrites
-        .removeFinalizer(primary, finalizer)
-        .ifPresent(rv -> observe(resources.primaries(), rv));
+    P written = primaryWrites.removeFinalizer(primary, finalizer);
+    if (written != null) {
+      observe(resources.primaries(), written.getMetadata().getResourceVersion());
+    }
   }
 
   private <S extends HasMetadata> S ownedCopy(S object, String use) {

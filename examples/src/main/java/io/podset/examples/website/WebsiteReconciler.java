@@ -44,7 +44,8 @@ public final class WebsiteReconciler {
     context.apply(service(name));
     directory.publish(host(site), name + "." + site.getMetadata().getNamespace() + ".svc");
 
-    Integer ready = deployment.getStatus() == null ? null : deployment.getStatus().getReadyReplicas();
+    Integer ready =
+        deployment.getStatus() == null ? null : deployment.getStatus().getReadyReplicas();
     int readyReplicas = ready == null ? 0 : ready;
     boolean isReady = readyReplicas >= replicas;
     String message = readyReplicas + " of " + replicas + " replicas ready";

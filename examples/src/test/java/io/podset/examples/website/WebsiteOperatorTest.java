@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.podset.runtime.manager.Manager;
-import io.podset.runtime.manager.ManagerBuilder;
 import io.podset.runtime.status.Conditions;
 import io.podset.testkit.Eventually;
 import io.podset.testkit.FakeApiServer;
@@ -46,11 +45,7 @@ class WebsiteOperatorTest {
             .withConfig(
                 new ConfigBuilder(server.clientConfig()).withRequestRetryBackoffLimit(0).build())
             .build();
-    manager =
-        Manager.builder(operatorClient)
-            .healthPort(0)
-            .metricsPort(0)
-            .build();
+    manager = Manager.builder(operatorClient).healthPort(0).metricsPort(0).build();
     new WebsiteReconciler(directory).register(manager);
   }
 
@@ -118,11 +113,16 @@ class WebsiteOperatorTest {
     awaitObject(Service.class, "shop");
     awaitObject(Deployment.class, "shop");
 
-    client.apps().deployments().withName("shop").edit(d -> {
-      d.getSpec().setReplicas(7);
-      d.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("nginx:evil");
-      return d;
-    });
+    client
+        .apps()
+        .deployments()
+        .withName("shop")
+        .edit(
+            d -> {
+              d.getSpec().setReplicas(7);
+              d.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("nginx:evil");
+              return d;
+            });
     client.services().withName("shop").delete();
 
     EVENTUALLY.until(
@@ -133,8 +133,7 @@ class WebsiteOperatorTest {
                 && "nginx:1.27"
                     .equals(d.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()));
     EVENTUALLY.until(
-        "the Service is created again",
-        () -> client.services().withName("shop").get() != null);
+        "the Service is created again", () -> client.services().withName("shop").get() != null);
   }
 
   @Test
@@ -142,8 +141,7 @@ class WebsiteOperatorTest {
     manager.start();
     Website site = client.resource(website("old", "bye", 1)).create();
     awaitObject(Deployment.class, "old");
-    EVENTUALLY.until(
-        "published", () -> directory.entries().containsKey("old.default.example.com"));
+    EVENTUALLY.until("published", () -> directory.entries().containsKey("old.default.example.com"));
 
     client.resource(site).delete();
 
@@ -183,8 +181,13 @@ class WebsiteOperatorTest {
         m -> "True: 1 of 1 replicas ready".equals(m));
     assertThat(deploymentErrors.injected()).isEqualTo(2);
     assertThat(statusConflicts.injected()).isEqualTo(2);
-    assertThat(manager.meterRegistry().get("controller_runtime_reconcile_errors")
-            .tag("controller", "website").counter().count())
+    assertThat(
+            manager
+                .meterRegistry()
+                .get("controller_runtime_reconcile_errors")
+                .tag("controller", "website")
+                .counter()
+                .count())
         .isGreaterThanOrEqualTo(4);
   }
 
@@ -227,6 +230,11 @@ class WebsiteOperatorTest {
   }
 
   private static String podTemplateHash(Deployment deployment) {
-    return deployment.getSpec().getTemplate().getMetadata().getAnnotations().get("example.com/page-hash");
+    return deployment
+        .getSpec()
+        .getTemplate()
+        .getMetadata()
+        .getAnnotations()
+        .get("example.com/page-hash");
   }
 }
