@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.podset.runtime.informer.InformerOptions;
 import io.podset.runtime.manager.Manager;
 import io.podset.runtime.reconcile.Context;
 import io.podset.runtime.reconcile.Result;
@@ -26,8 +27,14 @@ public final class WebsiteReconciler {
 
   /** Registers the controller; it runs once the manager starts. */
   public void register(Manager manager) {
+    register(manager, InformerOptions.defaults());
+  }
+
+  /** Registers the controller with its informers' options (a namespace, a resync period). */
+  public void register(Manager manager, InformerOptions options) {
     manager
         .controllerFor(Website.class)
+        .informerOptions(options)
         .owns(ConfigMap.class)
         .owns(Deployment.class)
         .owns(Service.class)

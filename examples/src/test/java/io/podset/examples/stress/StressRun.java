@@ -114,8 +114,7 @@ final class StressRun {
    * duplicate pod makes it unreachable.
    */
   private static List<String> awaitFinalState(
-      KubernetesClient client, Map<String, AtomicInteger> podsCreated)
-      throws InterruptedException {
+      KubernetesClient client, Map<String, AtomicInteger> podsCreated) throws InterruptedException {
     long deadline = System.nanoTime() + CONVERGENCE.toNanos();
     List<String> wrong;
     do {
