@@ -16,7 +16,9 @@ final class BuiltinResources {
   private static final ResourceType.ScaleSpec REPLICAS_SCALE =
       new ResourceType.ScaleSpec(".spec.replicas", ".status.replicas", ".spec.selector");
 
-  /** The built-in resources; Services take their cluster IPs and node ports from {@code addresses}. */
+  /**
+   * The built-in resources; Services take their cluster IPs and node ports from {@code addresses}.
+   */
   static List<ResourceType> all(ServiceAddresses addresses) {
     List<ResourceType> types = new ArrayList<>();
     // Core group.

@@ -10,10 +10,10 @@ import java.util.Set;
 
 /**
  * A pod's QoS class as {@code qos.ComputePodQOS} of Kubernetes 1.34 computes it from the cpu and
- * memory of its containers and init containers: {@code BestEffort} without any positive request
- * or limit, {@code Guaranteed} when every container limits both and the summed requests equal the
- * summed limits, else {@code Burstable}. Pod-level {@code spec.resources} (PodLevelResources, on
- * by default in 1.34) take the containers' place when present.
+ * memory of its containers and init containers: {@code BestEffort} without any positive request or
+ * limit, {@code Guaranteed} when every container limits both and the summed requests equal the
+ * summed limits, else {@code Burstable}. Pod-level {@code spec.resources} (PodLevelResources, on by
+ * default in 1.34) take the containers' place when present.
  */
 final class PodQos {
 

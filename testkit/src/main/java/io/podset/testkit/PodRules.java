@@ -93,7 +93,9 @@ enum PodRules implements TypeRules {
       }
       if (!tolerated) {
         ObjectNode toleration =
-            (spec.get("tolerations") instanceof ArrayNode list ? list : spec.putArray("tolerations"))
+            (spec.get("tolerations") instanceof ArrayNode list
+                    ? list
+                    : spec.putArray("tolerations"))
                 .addObject();
         toleration.put("key", taint);
         toleration.put("operator", "Exists");

@@ -6,13 +6,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The defaults Kubernetes 1.34 gives every pod spec, in a pod and in the pod templates of
- * workloads (core/v1 {@code SetDefaults_PodSpec}, {@code _Container}, {@code _Probe}, {@code
- * _Volume} and friends): restart and DNS policy, scheduler, grace period, an empty security
- * context; per container the pull policy, termination message fields, an empty {@code resources},
- * {@code TCP} ports, probe timings and HTTP probe paths; volume modes. Resource quantities are
- * written in canonical form. What only pods get (requests from limits, service links, admission's
- * tolerations and priority) is in {@link PodRules}.
+ * The defaults Kubernetes 1.34 gives every pod spec, in a pod and in the pod templates of workloads
+ * (core/v1 {@code SetDefaults_PodSpec}, {@code _Container}, {@code _Probe}, {@code _Volume} and
+ * friends): restart and DNS policy, scheduler, grace period, an empty security context; per
+ * container the pull policy, termination message fields, an empty {@code resources}, {@code TCP}
+ * ports, probe timings and HTTP probe paths; volume modes. Resource quantities are written in
+ * canonical form. What only pods get (requests from limits, service links, admission's tolerations
+ * and priority) is in {@link PodRules}.
  */
 final class PodSpecDefaults {
 

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
 final class Quantities {
 
   private static final Pattern QUANTITY =
-      Pattern.compile("^([+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+))(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?$");
+      Pattern.compile(
+          "^([+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+))(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?$");
 
   private static final Map<String, Integer> DECIMAL_EXPONENTS =
       Map.of("n", -9, "u", -6, "m", -3, "", 0, "k", 3, "M", 6, "G", 9, "T", 12, "P", 15, "E", 18);
@@ -56,8 +57,7 @@ final class Quantities {
     }
     if (suffix.endsWith("i")) {
       int power = java.util.Arrays.asList(BINARY_SUFFIXES).indexOf(suffix);
-      return new Parsed(
-          number.multiply(new BigDecimal(KIBI.pow(power))), Format.BINARY);
+      return new Parsed(number.multiply(new BigDecimal(KIBI.pow(power))), Format.BINARY);
     }
     return new Parsed(number.scaleByPowerOfTen(DECIMAL_EXPONENTS.get(suffix)), Format.DECIMAL);
   }

@@ -9,10 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The cluster IPs (from {@value #IP_RANGE}, kubeadm's default service range) and node ports
- * ({@value #FIRST_NODE_PORT}-{@value #LAST_NODE_PORT}) of Services. What is in use is read from
- * the stored Services, so a deleted Service frees its addresses at once; candidates come from
- * counters that only move forward, so concurrent creates never get the same one. No lock of its
- * own: it is called both outside and inside the store's lock.
+ * ({@value #FIRST_NODE_PORT}-{@value #LAST_NODE_PORT}) of Services. What is in use is read from the
+ * stored Services, so a deleted Service frees its addresses at once; candidates come from counters
+ * that only move forward, so concurrent creates never get the same one. No lock of its own: it is
+ * called both outside and inside the store's lock.
  */
 final class ServiceAddresses {
 
@@ -94,7 +94,8 @@ final class ServiceAddresses {
 
   private Iterable<ObjectNode> others(String except) {
     return store.list(SERVICES, "", null).objects().stream()
-        .filter(s -> except == null || !ObjectStore.key(Json.namespace(s), Json.name(s)).equals(except))
+        .filter(
+            s -> except == null || !ObjectStore.key(Json.namespace(s), Json.name(s)).equals(except))
         .toList();
   }
 

@@ -39,8 +39,12 @@ final class ServiceRules implements TypeRules {
     if (affinity.equals("None")) {
       spec.remove("sessionAffinityConfig");
     } else if (affinity.equals("ClientIP")
-        && spec.path("sessionAffinityConfig").path("clientIP").path("timeoutSeconds").isMissingNode()) {
-      Json.child(Json.child(spec, "sessionAffinityConfig"), "clientIP").put("timeoutSeconds", 10800);
+        && spec.path("sessionAffinityConfig")
+            .path("clientIP")
+            .path("timeoutSeconds")
+            .isMissingNode()) {
+      Json.child(Json.child(spec, "sessionAffinityConfig"), "clientIP")
+          .put("timeoutSeconds", 10800);
     }
     PodSpecDefaults.putIfAbsent(spec, "type", "ClusterIP");
     String type = spec.path("type").asText();
@@ -48,7 +52,9 @@ final class ServiceRules implements TypeRules {
       if (p instanceof ObjectNode port) {
         PodSpecDefaults.putIfAbsent(port, "protocol", "TCP");
         JsonNode target = port.path("targetPort");
-        if (target.isMissingNode() || target.isNull() || target.asText().isEmpty()
+        if (target.isMissingNode()
+            || target.isNull()
+            || target.asText().isEmpty()
             || (target.isNumber() && target.asInt() == 0)) {
           port.set("targetPort", port.path("port"));
         }
@@ -81,8 +87,7 @@ final class ServiceRules implements TypeRules {
     JsonNode old = current.path("spec");
     if (!type(old).equals("ExternalName") && !type(spec).equals("ExternalName")) {
       for (String field : List.of("clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy")) {
-        if (spec.path(field).asText("").isEmpty() && spec.path(field).isEmpty()
-            && old.has(field)) {
+        if (spec.path(field).asText("").isEmpty() && spec.path(field).isEmpty() && old.has(field)) {
           spec.set(field, old.get(field).deepCopy());
         }
       }
@@ -109,8 +114,11 @@ final class ServiceRules implements TypeRules {
       Set<Integer> kept = nodePorts(spec);
       for (JsonNode p : spec.path("ports")) {
         Integer previous = byName.get(p.path("name").asText(""));
-        if (p instanceof ObjectNode port && port.path("nodePort").asInt(0) == 0
-            && previous != null && previous > 0 && !kept.contains(previous)) {
+        if (p instanceof ObjectNode port
+            && port.path("nodePort").asInt(0) == 0
+            && previous != null
+            && previous > 0
+            && !kept.contains(previous)) {
           port.put("nodePort", previous);
         }
       }

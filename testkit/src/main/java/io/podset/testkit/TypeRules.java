@@ -16,8 +16,8 @@ interface TypeRules {
   default void prepareForCreate(ObjectNode object) {}
 
   /**
-   * Carries what the server set on create over into an update of {@code current} that leaves it
-   * out ({@code next} is a mutable copy), before {@link #applyDefaults} and validation.
+   * Carries what the server set on create over into an update of {@code current} that leaves it out
+   * ({@code next} is a mutable copy), before {@link #applyDefaults} and validation.
    */
   default void prepareForUpdate(ObjectNode current, ObjectNode next) {}
 

@@ -87,7 +87,8 @@ enum WorkloadRules implements TypeRules {
       ObjectNode template = Json.child(Json.child(next, "spec"), "template").deepCopy();
       PodSpecDefaults.apply(Json.child(template, "spec"));
       Json.child(template, "metadata");
-      String old = current.path("metadata").path("annotations").path(TEMPLATE_GENERATION).asText("");
+      String old =
+          current.path("metadata").path("annotations").path(TEMPLATE_GENERATION).asText("");
       ObjectNode annotations = Json.child(Json.metadata(next), "annotations");
       if (!template.equals(current.path("spec").path("template"))) {
         long generation = old.isEmpty() ? 0 : Long.parseLong(old);

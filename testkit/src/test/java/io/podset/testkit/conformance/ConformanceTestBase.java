@@ -135,7 +135,9 @@ abstract class ConformanceTestBase {
   /** POSTs a JSON object to a collection path and returns what the server stored (201). */
   JsonNode create(String collectionPath, String json) {
     Raw created = raw("POST", collectionPath, "application/json", json, Map.of());
-    assertThat(created.code()).as("create at " + collectionPath + ": " + created.body()).isEqualTo(201);
+    assertThat(created.code())
+        .as("create at " + collectionPath + ": " + created.body())
+        .isEqualTo(201);
     return created.body();
   }
 
@@ -166,7 +168,9 @@ abstract class ConformanceTestBase {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    assertThat(actual).as(what + "\nactual:   " + actual + "\nexpected: " + wanted).isEqualTo(wanted);
+    assertThat(actual)
+        .as(what + "\nactual:   " + actual + "\nexpected: " + wanted)
+        .isEqualTo(wanted);
   }
 
   /** An open watch stream: one JSON event per {@link #next}. */

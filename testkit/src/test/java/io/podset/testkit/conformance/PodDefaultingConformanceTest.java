@@ -10,10 +10,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * What a pod looks like after the server's defaulting and default admission plugins: the whole
- * spec and status of a pod created with few fields is compared with what kube-apiserver 1.34
- * returns (the expected documents were taken from it), then QoS classes and pull policies case by
- * case.
+ * What a pod looks like after the server's defaulting and default admission plugins: the whole spec
+ * and status of a pod created with few fields is compared with what kube-apiserver 1.34 returns
+ * (the expected documents were taken from it), then QoS classes and pull policies case by case.
  */
 class PodDefaultingConformanceTest extends ConformanceTestBase {
 

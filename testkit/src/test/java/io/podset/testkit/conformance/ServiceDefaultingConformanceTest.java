@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Services, Secrets, ConfigMaps and Namespaces as the server writes them: Service defaults,
@@ -133,7 +133,10 @@ class ServiceDefaultingConformanceTest extends ConformanceTestBase {
     assertSameJson("kept spec", kept.body().path("spec"), service.path("spec").toString());
 
     ObjectNode moved = (ObjectNode) kept.body().deepCopy();
-    ((ObjectNode) moved.path("spec")).put("clusterIP", "10.0.0.7").putArray("clusterIPs").add("10.0.0.7");
+    ((ObjectNode) moved.path("spec"))
+        .put("clusterIP", "10.0.0.7")
+        .putArray("clusterIPs")
+        .add("10.0.0.7");
     Raw refused = raw("PUT", path, "application/json", moved.toString(), Map.of());
     assertThat(refused.code()).isEqualTo(422);
     assertThat(refused.body().path("message").asText())

@@ -30,7 +30,11 @@ class WorkloadDefaultingConformanceTest extends ConformanceTestBase {
 
   private JsonNode createApps(String plural, String kind, String name) {
     return createNamed(
-        "/apis/apps/v1/namespaces/" + ns + "/" + plural, "apps/v1", kind, name, "\"spec\":{" + MINIMAL + "}");
+        "/apis/apps/v1/namespaces/" + ns + "/" + plural,
+        "apps/v1",
+        kind,
+        name,
+        "\"spec\":{" + MINIMAL + "}");
   }
 
   private static String withTemplate(String specFields) {
@@ -151,7 +155,8 @@ class WorkloadDefaultingConformanceTest extends ConformanceTestBase {
             "{\"apiVersion\":\"v1\",\"kind\":\"PodTemplate\",\"metadata\":{\"name\":\"pt\"},"
                 + "\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx:1.25\"}]}}}");
 
-    assertSameJson("template", pt.path("template"), "{\"metadata\":{},\"spec\":" + TEMPLATE_SPEC + "}");
+    assertSameJson(
+        "template", pt.path("template"), "{\"metadata\":{},\"spec\":" + TEMPLATE_SPEC + "}");
     assertThat(pt.path("metadata").path("generation").asLong()).isEqualTo(1);
   }
 
