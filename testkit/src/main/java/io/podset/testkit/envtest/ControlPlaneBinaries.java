@@ -62,8 +62,7 @@ public record ControlPlaneBinaries(
    *
    * @throws NullPointerException if an argument is null
    */
-  public ControlPlaneBinaries(
-      Path kubeApiServer, Path etcd, Optional<Path> kubeControllerManager) {
+  public ControlPlaneBinaries(Path kubeApiServer, Path etcd, Optional<Path> kubeControllerManager) {
     this(kubeApiServer, etcd, kubeControllerManager, Optional.empty(), Optional.empty());
   }
 
