@@ -229,10 +229,6 @@ public final class ControllerBuilder {
     return informers;
   }
 
-  InformerOptions informerOptionsValue() {
-    return informerOptions;
-  }
-
   Clock clockValue() {
     return clock;
   }
