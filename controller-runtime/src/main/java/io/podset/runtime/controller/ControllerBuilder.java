@@ -239,10 +239,6 @@ public final class ControllerBuilder {
     return informers;
   }
 
-  InformerOptions informerOptionsValue() {
-    return informerOptions;
-  }
-
   Clock clockValue() {
     return clock;
   }
