@@ -3,6 +3,8 @@ package io.podset.examples.greeting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.podset.examples.greeting.GreetingOperator.Greeting;
 import io.podset.examples.greeting.GreetingOperator.GreetingSpec;
 import io.podset.runtime.manager.Manager;
@@ -17,6 +19,8 @@ import org.junit.jupiter.api.Test;
 /** The README's operator through a change, drift, deletion and injected server errors. */
 @WithFakeApiServer(crds = "META-INF/fabric8/greetings.example.com-v1.yml")
 class GreetingOperatorBehaviourTest {
+
+  private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
 
   @Test
   void changeDriftDeleteAndInjectedFailures_allEndWithTheDesiredState(
@@ -40,24 +44,18 @@ class GreetingOperatorBehaviourTest {
       awaitMessage(client, "changing", "one");
       assertThat(errors.injected()).as("503s answered to the operator's applies").isEqualTo(2);
 
+      // Merge patches without a resourceVersion: the test's writes never conflict with the
+      // operator's.
       client
           .resources(Greeting.class)
           .withName("changing")
-          .edit(
-              g -> {
-                g.setSpec(new GreetingSpec("two"));
-                return g;
-              });
+          .patch(MERGE, "{\"spec\":{\"message\":\"two\"}}");
       awaitMessage(client, "changing", "two");
 
       client
           .configMaps()
           .withName("changing")
-          .edit(
-              cm -> {
-                cm.getData().put("message", "tampered");
-                return cm;
-              });
+          .patch(MERGE, "{\"data\":{\"message\":\"tampered\"}}");
       Eventually.await(
           "the tampered ConfigMap is corrected",
           () -> client.configMaps().withName("changing").get(),
