@@ -112,7 +112,6 @@ final class PlanExecutor implements AutoCloseable {
   }
 
   private ReplicaFailure create(Request key, PodSet podSet, Pod pod, int total) {
-    String namespace = podSet.getMetadata().getNamespace();
     expectations.expectCreations(key, total);
     int done = 0;
     ReplicaFailure failure = null;

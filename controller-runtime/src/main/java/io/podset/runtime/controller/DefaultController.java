@@ -261,7 +261,8 @@ final class DefaultController implements Controller {
       registrations.clear();
       running = List.copyOf(workers);
     }
-    // Drain: in-flight reconciles finish; queued ones are dropped (they resync on restart).
+    // Drain: workers finish the in-flight reconciles and the keys already queued; delayed requeues
+    // (addAfter, rate-limited retries) are dropped, and resync on the next start.
     boolean drained = queue.shutDownWithDrain(timeout);
     if (!drained) {
       log.warn(

@@ -43,7 +43,12 @@ final class DefaultManager implements Manager {
   private final Clock clock;
   private final LeaderElectionConfig leaderElection;
   private final LeaderElector elector;
-  private final ManagerBuilder config;
+  // Copied from the builder, which stays mutable and may build other managers.
+  private final String identity;
+  private final String bindAddress;
+  private final int configuredHealthPort;
+  private final int configuredMetricsPort;
+  private final Duration shutdownTimeout;
   private final Readiness readiness;
   // Runs controller starts and stops, which block, off the leader election thread.
   private final ExecutorService lifecycle = daemonExecutor("podset-manager");
@@ -65,12 +70,16 @@ final class DefaultManager implements Manager {
   private int healthPort = -1;
   private int metricsPort = -1;
 
-  DefaultManager(ManagerBuilder config) {
-    this.config = config;
+  DefaultManager(ManagerBuilder config, PrometheusMeterRegistry meterRegistry, String identity) {
     this.baseClient = config.client;
     this.clock = config.clock;
-    this.meterRegistry = config.meterRegistry;
+    this.meterRegistry = meterRegistry;
     this.leaderElection = config.leaderElection;
+    this.identity = identity;
+    this.bindAddress = config.bindAddress;
+    this.configuredHealthPort = config.healthPort;
+    this.configuredMetricsPort = config.metricsPort;
+    this.shutdownTimeout = config.shutdownTimeout;
     this.informers = SharedInformerFactory.create(baseClient, clock, meterRegistry);
     if (leaderElection != null) {
       this.electionThread = daemonExecutor("podset-leader-election");
@@ -90,14 +99,14 @@ final class DefaultManager implements Manager {
               electionThread,
               leaseRequests,
               new ElectionCallbacks());
-      this.client = FencedClients.fenced(baseClient, elector::mayWrite, config.identity);
+      this.client = FencedClients.fenced(baseClient, elector::mayWrite, identity);
     } else {
       this.electionThread = null;
       this.leaseRequests = null;
       this.elector = null;
       this.client = baseClient;
     }
-    this.eventRecorder = EventRecorders.create(client, config.component, config.identity);
+    this.eventRecorder = EventRecorders.create(client, config.component, identity);
     this.readiness = new Readiness(informers, this::isLeader, terminated);
     bindMetrics();
   }
@@ -172,7 +181,7 @@ final class DefaultManager implements Manager {
           "Campaigning for lease {}/{} as {}",
           leaderElection.leaseNamespace(),
           leaderElection.leaseName(),
-          config.identity);
+          identity);
       elector.start();
     } else {
       lifecycle.execute(this::startControllers);
@@ -190,27 +199,26 @@ final class DefaultManager implements Manager {
                 new HealthServer.Response(
                     200, "text/plain; version=0.0.4; charset=utf-8", meterRegistry.scrape()));
     try {
-      if (config.healthPort > 0 && config.healthPort == config.metricsPort) {
+      if (configuredHealthPort > 0 && configuredHealthPort == configuredMetricsPort) {
         // One server for both.
         Map<String, Supplier<HealthServer.Response>> both = new LinkedHashMap<>(health);
         both.putAll(metrics);
         HealthServer server =
-            HealthServer.start("healthPort", config.bindAddress, config.healthPort, both);
+            HealthServer.start("healthPort", bindAddress, configuredHealthPort, both);
         servers.add(server);
         healthPort = metricsPort = server.port();
         return;
       }
-      if (config.healthPort != 0) {
+      if (configuredHealthPort != 0) {
         HealthServer server =
-            HealthServer.start(
-                "healthPort", config.bindAddress, bindable(config.healthPort), health);
+            HealthServer.start("healthPort", bindAddress, bindable(configuredHealthPort), health);
         servers.add(server);
         healthPort = server.port();
       }
-      if (config.metricsPort != 0) {
+      if (configuredMetricsPort != 0) {
         HealthServer server =
             HealthServer.start(
-                "metricsPort", config.bindAddress, bindable(config.metricsPort), metrics);
+                "metricsPort", bindAddress, bindable(configuredMetricsPort), metrics);
         servers.add(server);
         metricsPort = server.port();
       }
@@ -268,10 +276,11 @@ final class DefaultManager implements Manager {
       running.clear();
       prepared.clear();
     }
-    long deadline = System.nanoTime() + timeout.toNanos();
+    // One budget for all controllers, measured on the injected clock like everything else here.
+    long deadline = clock.nanoTime() + timeout.toNanos();
     boolean drained = true;
     for (Controller controller : stopping) {
-      Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+      Duration left = Duration.ofNanos(Math.max(0, deadline - clock.nanoTime()));
       drained &= controller.shutdown(left);
     }
     return drained;
@@ -343,7 +352,7 @@ final class DefaultManager implements Manager {
 
   @Override
   public void close() {
-    shutdown(config.shutdownTimeout);
+    shutdown(shutdownTimeout);
   }
 
   /** Leadership changes from the elector thread; the blocking work goes to the lifecycle thread. */
