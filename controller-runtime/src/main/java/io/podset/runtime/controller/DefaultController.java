@@ -1,6 +1,7 @@
 package io.podset.runtime.controller;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.podset.runtime.client.ApiFailures;
 import io.podset.runtime.informer.HandlerRegistration;
 import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.reconcile.Reconciler;
@@ -221,7 +222,7 @@ final class DefaultController implements Controller {
             "Reconcile of {} failed, retry {} scheduled: {}",
             request,
             retries + 1,
-            ReconcileFailures.describe(e));
+            ApiFailures.describe(e));
         log.debug("Reconcile of {} failed with", request, e);
       } else {
         log.error("Reconcile of {} failed, retry {} scheduled", request, retries + 1, e);

@@ -3,6 +3,7 @@ package io.podset.operator.cli;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.podset.runtime.client.ApiFailures;
 import io.podset.runtime.manager.LeaderElectionConfig;
 import io.podset.runtime.manager.Manager;
 import java.io.IOException;
@@ -55,7 +56,7 @@ final class OperatorRun {
         return runManager(client);
       }
     } catch (RuntimeException e) {
-      log.error("podset-operator failed: {}", describe(e));
+      log.error("podset-operator failed: {}", ApiFailures.describe(e));
       log.debug("Failure detail", e);
       return FAILED;
     }
@@ -76,7 +77,7 @@ final class OperatorRun {
       manager.terminated().get();
       return OK;
     } catch (ExecutionException | CompletionException e) {
-      log.error("podset-operator stopped: {}", describe(e.getCause()));
+      log.error("podset-operator stopped: {}", ApiFailures.describe(e.getCause()));
       return FAILED;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -156,17 +157,5 @@ final class OperatorRun {
       }
     }
     return null;
-  }
-
-  private static String describe(Throwable e) {
-    StringBuilder message = new StringBuilder(String.valueOf(e.getMessage()));
-    for (Throwable cause = e.getCause();
-        cause != null && cause != cause.getCause();
-        cause = cause.getCause()) {
-      if (cause.getMessage() != null && !message.toString().contains(cause.getMessage())) {
-        message.append(": ").append(cause.getMessage());
-      }
-    }
-    return message.toString();
   }
 }
