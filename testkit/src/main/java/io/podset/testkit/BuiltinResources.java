@@ -16,7 +16,10 @@ final class BuiltinResources {
   private static final ResourceType.ScaleSpec REPLICAS_SCALE =
       new ResourceType.ScaleSpec(".spec.replicas", ".status.replicas", ".spec.selector");
 
-  static List<ResourceType> all() {
+  /**
+   * The built-in resources; Services take their cluster IPs and node ports from {@code addresses}.
+   */
+  static List<ResourceType> all(ServiceAddresses addresses) {
     List<ResourceType> types = new ArrayList<>();
     // Core group.
     types.add(
@@ -57,7 +60,7 @@ final class BuiltinResources {
         type("", "services", "Service", true, List.of("svc"), List.of("all"), false)
             .status()
             .columns(col("Type", ".spec.type"), col("Cluster-IP", ".spec.clusterIP"), AGE)
-            .rules(TypeRules.labelNamed())
+            .rules(new ServiceRules(addresses))
             .build());
     types.add(
         type("", "serviceaccounts", "ServiceAccount", true, List.of("sa"), List.of(), false)
@@ -112,7 +115,10 @@ final class BuiltinResources {
             .build());
     types.add(
         type("", "limitranges", "LimitRange", true, List.of("limits"), none(), false).build());
-    types.add(type("", "podtemplates", "PodTemplate", true, none(), none(), false).build());
+    types.add(
+        type("", "podtemplates", "PodTemplate", true, none(), none(), true)
+            .rules(WorkloadRules.POD_TEMPLATE)
+            .build());
     types.add(
         type(
                 "",
@@ -130,16 +136,24 @@ final class BuiltinResources {
                 col("Current", ".status.replicas"),
                 col("Ready", ".status.readyReplicas"),
                 AGE)
+            .rules(WorkloadRules.REPLICATION_CONTROLLER)
             .build());
     // apps/v1.
-    for (String[] workload :
-        new String[][] {
-          {"deployments", "Deployment", "deploy"},
-          {"replicasets", "ReplicaSet", "rs"},
-          {"statefulsets", "StatefulSet", "sts"}
+    for (Object[] workload :
+        new Object[][] {
+          {"deployments", "Deployment", "deploy", WorkloadRules.DEPLOYMENT},
+          {"replicasets", "ReplicaSet", "rs", WorkloadRules.REPLICA_SET},
+          {"statefulsets", "StatefulSet", "sts", WorkloadRules.STATEFUL_SET}
         }) {
       types.add(
-          type("apps", workload[0], workload[1], true, List.of(workload[2]), List.of("all"), true)
+          type(
+                  "apps",
+                  (String) workload[0],
+                  (String) workload[1],
+                  true,
+                  List.of((String) workload[2]),
+                  List.of("all"),
+                  true)
               .status()
               .scale(REPLICAS_SCALE)
               .columns(
@@ -147,26 +161,30 @@ final class BuiltinResources {
                   col("Ready", ".status.readyReplicas"),
                   col("Available", ".status.availableReplicas"),
                   AGE)
+              .rules((TypeRules) workload[3])
               .build());
     }
     types.add(
         type("apps", "daemonsets", "DaemonSet", true, List.of("ds"), List.of("all"), true)
             .status()
+            .rules(WorkloadRules.DAEMON_SET)
             .build());
     types.add(
         type("apps", "controllerrevisions", "ControllerRevision", true, none(), none(), false)
             .build());
-    // batch/v1, policy/v1, autoscaling/v2: stored as sent (no defaulting, no controllers).
+    // batch/v1 (defaulted); policy/v1, autoscaling/v2: stored as sent (no controllers).
     types.add(
         type("batch", "jobs", "Job", true, none(), List.of("all"), true)
             .status()
             .fields(Set.of("status.successful"))
             .columns(col("Succeeded", ".status.succeeded"), AGE)
+            .rules(JobRules.JOB)
             .build());
     types.add(
         type("batch", "cronjobs", "CronJob", true, List.of("cj"), List.of("all"), true)
             .status()
             .columns(col("Schedule", ".spec.schedule"), col("Suspend", ".spec.suspend"), AGE)
+            .rules(JobRules.CRON_JOB)
             .build());
     types.add(
         type(

@@ -3,8 +3,9 @@ package io.podset.testkit;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * Namespaces: DNS-1123 label names, {@code status.phase: Active} and the {@code kubernetes}
- * finalizer in {@code spec.finalizers} on creation.
+ * Namespaces: DNS-1123 label names, the {@code kubernetes.io/metadata.name} label (the name, on
+ * every write), {@code status.phase: Active} and the {@code kubernetes} finalizer in {@code
+ * spec.finalizers} on creation.
  */
 enum NamespaceRules implements TypeRules {
   INSTANCE;
@@ -15,6 +16,14 @@ enum NamespaceRules implements TypeRules {
     ObjectNode spec = Json.child(object, "spec");
     if (!spec.has("finalizers")) {
       spec.putArray("finalizers").add(Deletions.KUBERNETES);
+    }
+  }
+
+  @Override
+  public void applyDefaults(ObjectNode object) {
+    String name = Json.name(object);
+    if (name != null && !name.isEmpty()) {
+      Json.child(Json.metadata(object), "labels").put("kubernetes.io/metadata.name", name);
     }
   }
 

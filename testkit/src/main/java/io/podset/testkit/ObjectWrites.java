@@ -217,16 +217,18 @@ final class ObjectWrites {
     if (type.statusSubresource()) {
       body.remove("status");
     }
-    type.rules().prepareForCreate(body);
-    type.rules().applyDefaults(body);
     while (true) {
+      // The name comes first: defaults and create rules may use it (a Job's job-name label).
+      ObjectNode candidate = generated ? body.deepCopy() : body;
       if (generated) {
         synchronized (randomLock) {
-          meta.put("name", ObjectMeta.generateName(generateName, random));
+          Json.metadata(candidate).put("name", ObjectMeta.generateName(generateName, random));
         }
       }
-      String name = meta.path("name").asText();
-      validate(type, name, body, true);
+      type.rules().applyDefaults(candidate);
+      type.rules().prepareForCreate(candidate);
+      String name = Json.name(candidate);
+      validate(type, name, candidate, true);
       String key = ObjectStore.key(type.namespaced() ? namespace : null, name);
       boolean[] clash = new boolean[1];
       ObjectStore.WriteResult result =
@@ -242,7 +244,7 @@ final class ObjectWrites {
                   }
                   throw StatusError.alreadyExists(type, name);
                 }
-                return body;
+                return candidate;
               });
       if (!clash[0]) {
         return ApiResponse.json(201, ObjectMeta.render(type, result.object()));
@@ -531,6 +533,9 @@ final class ObjectWrites {
     }
     next.put("apiVersion", current.path("apiVersion").asText());
     Json.metadata(next).put("resourceVersion", Json.resourceVersion(current));
+    if (target == Target.MAIN) {
+      type.rules().prepareForUpdate(current, next);
+    }
     type.rules().applyDefaults(next);
     validate(type, name, next, false);
     if (type.generation() && ObjectMeta.specChanged(current, next, type.statusSubresource())) {

@@ -115,7 +115,12 @@ final class StatusError extends RuntimeException {
   }
 
   static StatusError invalid(ResourceType type, String name, List<Cause> causes) {
-    ObjectNode details = details(name, type.group(), type.kind());
+    return invalid(type.group(), type.kind(), name, causes);
+  }
+
+  /** 422 Invalid for an object of {@code kind} in {@code group}, one cause per problem. */
+  static StatusError invalid(String group, String kind, String name, List<Cause> causes) {
+    ObjectNode details = details(name, group, kind);
     ArrayNode array = details.putArray("causes");
     StringBuilder message = new StringBuilder();
     for (Cause cause : causes) {
@@ -126,8 +131,8 @@ final class StatusError extends RuntimeException {
       message.append(message.length() == 0 ? "" : ", ");
       message.append(cause.field()).append(": ").append(cause.message());
     }
-    String kind = type.group().isEmpty() ? type.kind() : type.kind() + "." + type.group();
-    String text = kind + " \"" + name + "\" is invalid: ";
+    String qualified = group.isEmpty() ? kind : kind + "." + group;
+    String text = qualified + " \"" + name + "\" is invalid: ";
     if (causes.size() > 1) {
       text += "[" + message + "]";
     } else {

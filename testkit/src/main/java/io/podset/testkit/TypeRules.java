@@ -9,8 +9,17 @@ import java.util.List;
  */
 interface TypeRules {
 
-  /** Fills defaults into a new object (mutable copy) before validation. */
+  /**
+   * Fills what a create sets into a new object (mutable copy), after {@link #applyDefaults} and
+   * before validation: initial status, admission's additions, allocated values.
+   */
   default void prepareForCreate(ObjectNode object) {}
+
+  /**
+   * Carries what the server set on create over into an update of {@code current} that leaves it out
+   * ({@code next} is a mutable copy), before {@link #applyDefaults} and validation.
+   */
+  default void prepareForUpdate(ObjectNode current, ObjectNode next) {}
 
   /** Adds defaults on every write (create and update); runs before validation. */
   default void applyDefaults(ObjectNode object) {}
@@ -28,11 +37,6 @@ interface TypeRules {
     return NoRules.INSTANCE;
   }
 
-  /** Rules with the DNS-1123 label name rule (namespaces, services). */
-  static TypeRules labelNamed() {
-    return NoRules.LABEL;
-  }
-
   /** Rules that accept any path-segment name (RBAC kinds). */
   static TypeRules pathSegmentNamed() {
     return NoRules.PATH_SEGMENT;
@@ -41,7 +45,6 @@ interface TypeRules {
   /** The plain rules: generic checks only. */
   enum NoRules implements TypeRules {
     INSTANCE(NameRule.SUBDOMAIN),
-    LABEL(NameRule.LABEL),
     PATH_SEGMENT(NameRule.PATH_SEGMENT);
 
     private final NameRule rule;

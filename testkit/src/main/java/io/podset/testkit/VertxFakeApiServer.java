@@ -103,7 +103,7 @@ final class VertxFakeApiServer implements FakeApiServer {
     Clock clock = options.clock;
     ObjectStore store = new ObjectStore(options.historyWindow);
     ResourceRegistry registry = new ResourceRegistry();
-    BuiltinResources.all().forEach(registry::register);
+    BuiltinResources.all(new ServiceAddresses(store)).forEach(registry::register);
     store.addCommitListener(new CrdController(registry, store));
     KubeletSimulator kubelet =
         new KubeletSimulator(

@@ -42,6 +42,19 @@
  *       label-selector grammar, field selectors ({@code metadata.name}, {@code metadata.namespace},
  *       and per kind: pods, secrets, namespaces, nodes, events, CRD {@code selectableFields}); any
  *       other field is a 400.
+ *   <li>Defaulting of built-in kinds as Kubernetes 1.34 does it, checked against kube-apiserver by
+ *       the conformance suite: pods and pod templates (restart/DNS policy, scheduler, grace period,
+ *       security context, pull policy by tag, termination message fields, {@code resources: {}},
+ *       {@code TCP} ports, probe timings, volume modes, canonical quantities; for pods requests
+ *       copied from limits, {@code enableServiceLinks}, the QoS class, the not-ready/unreachable
+ *       tolerations of DefaultTolerationSeconds, priority 0 and {@code PreemptLowerPriority});
+ *       Deployments, ReplicaSets, StatefulSets, DaemonSets (template generation annotation),
+ *       ReplicationControllers, PodTemplates, Jobs (generated selector and labels), CronJobs and
+ *       their zero statuses; Services (type, session affinity, target ports, traffic policies, IPv4
+ *       single-stack families, a cluster IP from {@code 10.96.0.0/12} and node ports from
+ *       30000-32767, 422 for addresses in use or a changed cluster IP, allocated values kept by
+ *       updates that leave them out); Secrets ({@code stringData} merged into {@code data}); the
+ *       {@code kubernetes.io/metadata.name} label of namespaces.
  *   <li>Metadata: uid, creationTimestamp (server clock), generateName, generation bumped only by
  *       changes outside metadata (and status where a status subresource exists); status and scale
  *       subresources.
@@ -115,12 +128,14 @@
  *   <li>The simulated kubelet models no probes, images, volumes, resources, init container runs
  *       (init containers are reported Completed at start), eviction, node objects or node status;
  *       one node name serves every pod; its writes bypass the request pipeline.
- *   <li>Schemas of built-in kinds (only the checks listed above), immutable fields, defaulting
- *       beyond pods/secrets/CRDs (a Job's selector and completions, say), the dropping of zero
- *       values a real server's typed decoding omits, the storage-protection finalizers a real
- *       server puts on claims and volumes, Service cluster IPs, the ServiceAccount token and
- *       default ServiceAccount controllers, any controller or scheduler (pods stay Pending unless
- *       the simulated kubelet is enabled).
+ *   <li>Schemas of built-in kinds (only the checks listed above), immutable fields (but a Service's
+ *       cluster IP), defaulting of kinds not listed above (persistent volumes and claims, say), a
+ *       named {@code priorityClassName} (its value is not looked up), the dropping of zero values a
+ *       real server's typed decoding omits, the storage-protection finalizers a real server puts on
+ *       claims and volumes, dual-stack and {@code --service-cluster-ip-range} choices (the real
+ *       server of the conformance suite allocates from 10.0.0.0/24, the fake from 10.96.0.0/12),
+ *       the ServiceAccount token and default ServiceAccount controllers and admission, any
+ *       controller or scheduler (pods stay Pending unless the simulated kubelet is enabled).
  *   <li>Conversion between versions: custom resource versions are served with the stored fields and
  *       the requested apiVersion (strategy None); core and events.k8s.io Events are separate
  *       stores.

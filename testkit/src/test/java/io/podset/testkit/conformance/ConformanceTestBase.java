@@ -132,6 +132,47 @@ abstract class ConformanceTestBase {
     return raw("GET", path, null, null, Map.of());
   }
 
+  /** POSTs a JSON object to a collection path and returns what the server stored (201). */
+  JsonNode create(String collectionPath, String json) {
+    Raw created = raw("POST", collectionPath, "application/json", json, Map.of());
+    assertThat(created.code())
+        .as("create at " + collectionPath + ": " + created.body())
+        .isEqualTo(201);
+    return created.body();
+  }
+
+  /**
+   * Creates a {@code kind} named {@code name} whose top-level fields besides metadata are {@code
+   * fields} (JSON members, comma-separated) and returns what the server stored.
+   */
+  JsonNode createNamed(
+      String collectionPath, String apiVersion, String kind, String name, String fields) {
+    return create(
+        collectionPath,
+        "{\"apiVersion\":\""
+            + apiVersion
+            + "\",\"kind\":\""
+            + kind
+            + "\",\"metadata\":{\"name\":\""
+            + name
+            + "\"},"
+            + fields
+            + "}");
+  }
+
+  /** Asserts {@code actual} is the JSON {@code expected} (field order aside), showing both. */
+  static void assertSameJson(String what, JsonNode actual, String expected) {
+    JsonNode wanted;
+    try {
+      wanted = JSON.readTree(expected);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    assertThat(actual)
+        .as(what + "\nactual:   " + actual + "\nexpected: " + wanted)
+        .isEqualTo(wanted);
+  }
+
   /** An open watch stream: one JSON event per {@link #next}. */
   final class WatchStream implements AutoCloseable {
     private final BlockingQueue<JsonNode> events = new LinkedBlockingQueue<>();
