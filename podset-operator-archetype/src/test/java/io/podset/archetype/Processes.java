@@ -1,0 +1,61 @@
+package io.podset.archetype;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs the commands a user types (kubectl, mvn) and fails with their output when they fail. */
+final class Processes {
+
+  private Processes() {}
+
+  /** Runs {@code command} in {@code dir}; returns its standard output (stderr goes to a log). */
+  static String run(Path dir, Duration timeout, List<String> command) {
+    try {
+      Path out = Files.createTempFile("archetype-it", ".out");
+      Path err = Files.createTempFile("archetype-it", ".err");
+      Process process =
+          new ProcessBuilder(command)
+              .directory(dir.toFile())
+              .redirectOutput(out.toFile())
+              .redirectError(err.toFile())
+              .start();
+      boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      if (!exited) {
+        process.destroyForcibly();
+      }
+      String stdout = Files.readString(out, StandardCharsets.UTF_8);
+      String stderr = Files.readString(err, StandardCharsets.UTF_8);
+      assertThat(exited && process.exitValue() == 0)
+          .as(
+              "%s in %s %s:%n%s%n%s",
+              command,
+              dir,
+              exited ? "exited with " + process.exitValue() : "did not end within " + timeout,
+              tail(stdout),
+              tail(stderr))
+          .isTrue();
+      Files.delete(out);
+      Files.delete(err);
+      return stdout;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted while running " + command, e);
+    }
+  }
+
+  /** The last lines of a long output (Maven's end says what failed). */
+  static String tail(String text) {
+    List<String> lines = text.lines().toList();
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+  }
+}
