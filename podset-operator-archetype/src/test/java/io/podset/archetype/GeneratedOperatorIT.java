@@ -106,6 +106,23 @@ class GeneratedOperatorIT {
   }
 
   @Test
+  void readmeGuide_isWhatTheInvokerAndThisTestRun() throws IOException {
+    String version = System.getProperty("archetype.version");
+    assertThat(Guide.readmeLines()).isEqualTo(Guide.expectedLines(version));
+    java.util.Properties invoker = new java.util.Properties();
+    try (var in = Files.newInputStream(Path.of("src/it/website/invoker.properties"))) {
+      invoker.load(in);
+    }
+    String generate =
+        invoker.getProperty("invoker.goals.1").replace("${project.version}", version);
+    assertThat(Guide.properties(generate))
+        .as("the invoker's archetype:generate")
+        .isEqualTo(Guide.properties(Guide.GENERATE.formatted(version)));
+    assertThat(invoker.getProperty("invoker.goals.2")).isEqualTo("verify");
+    assertThat(invoker.getProperty("invoker.project.2")).isEqualTo("website-operator");
+  }
+
+  @Test
   void deploy_rendersWithKustomize_asAHardenedLeastPrivilegeDeployment() {
     Path project = GeneratedProject.built();
     String rendered =
@@ -155,21 +172,22 @@ class GeneratedOperatorIT {
                 .withConfig(
                     new ConfigBuilder(server.clientConfig()).withUserAgent(TEST_AGENT).build())
                 .build()) {
-      server.installCrds(project.resolve("deploy/crds/websites.example.com-v1.yml"));
+      Path kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
+      Map<String, String> kubectlEnv = Map.of("KUBECONFIG", kubeconfig.toString());
+      // The README's guide after the build, as a user types it: the CRD, the operator's main (with
+      // the environment the Deployment gives it), the sample, then deploy/ with kustomize.
+      Processes.run(project, kubectlEnv, COMMAND_TIMEOUT, Guide.INSTALL_CRDS);
       client
           .namespaces()
           .resource(new NamespaceBuilder().withNewMetadata().withName(SYSTEM).endMetadata().build())
           .create();
-      Path kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
       int healthPort = freePort();
       int metricsPort = freePort();
-      RequestJournal.Mark start = server.journal().mark();
       Path log = dir.resolve("operator.log");
+      List<String> run = new java.util.ArrayList<>(Guide.RUN);
+      run.set(0, Path.of(System.getProperty("java.home"), "bin", "java").toString());
       ProcessBuilder command =
-          new ProcessBuilder(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "-jar",
-                  "target/website-operator.jar")
+          new ProcessBuilder(run)
               .directory(project.toFile())
               .redirectErrorStream(true)
               .redirectOutput(log.toFile());
@@ -178,15 +196,14 @@ class GeneratedOperatorIT {
       command.environment().put("POD_NAME", "website-operator-0");
       command.environment().put("HEALTH_PORT", Integer.toString(healthPort));
       command.environment().put("METRICS_PORT", Integer.toString(metricsPort));
+      RequestJournal.Mark start = server.journal().mark();
       Process operator = command.start();
       try {
         Eventually.await(
             "the operator ready on /readyz (log: " + log + ")",
             () -> operator.isAlive() && status(healthPort, "/readyz") == 200);
 
-        client.load(Files.newInputStream(project.resolve("deploy/samples/website.yaml")))
-            .inNamespace("default")
-            .create();
+        Processes.run(project, kubectlEnv, COMMAND_TIMEOUT, Guide.APPLY_SAMPLE);
         Eventually.await(
             "the sample's ConfigMap",
             () -> client.configMaps().inNamespace("default").withName("website-sample").get(),
@@ -199,6 +216,12 @@ class GeneratedOperatorIT {
             client.leases().inNamespace(SYSTEM).withName("website-operator").get();
         assertThat(lease).as("the Lease of leader election").isNotNull();
         assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("website-operator-0");
+        assertThat(Processes.run(project, kubectlEnv, COMMAND_TIMEOUT, Guide.GET))
+            .contains("website-sample");
+        Processes.run(project, kubectlEnv, COMMAND_TIMEOUT, Guide.DEPLOY);
+        assertThat(client.apps().deployments().inNamespace(SYSTEM).withName("website-operator").get())
+            .as("the Deployment applied by kubectl apply -k deploy/")
+            .isNotNull();
         assertThat(status(healthPort, "/healthz")).isEqualTo(200);
         assertThat(get(metricsPort, "/metrics"))
             .containsPattern("controller_runtime_reconcile_total\\{[^}]*controller=\"website\"");
@@ -210,6 +233,7 @@ class GeneratedOperatorIT {
       List<RequestRecord> requests =
           server.journal().records(RequestMatcher.any().since(start)).stream()
               .filter(r -> r.userAgent() == null || !r.userAgent().contains(TEST_AGENT))
+              .filter(r -> r.userAgent() == null || !r.userAgent().startsWith("kubectl"))
               .toList();
       Rbac rbac = Rbac.read(project.resolve("deploy/rbac"), "website-operator", SYSTEM);
       Set<Rbac.Permission> used = new TreeSet<>();

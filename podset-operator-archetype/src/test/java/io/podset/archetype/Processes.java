@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs the commands a user types (kubectl, mvn) and fails with their output when they fail. */
@@ -16,17 +17,23 @@ final class Processes {
 
   private Processes() {}
 
-  /** Runs {@code command} in {@code dir}; returns its standard output (stderr goes to a log). */
+  /** Runs {@code command} in {@code dir}; returns its standard output. */
   static String run(Path dir, Duration timeout, List<String> command) {
+    return run(dir, Map.of(), timeout, command);
+  }
+
+  /** Runs {@code command} in {@code dir} with {@code env} added to this JVM's environment. */
+  static String run(Path dir, Map<String, String> env, Duration timeout, List<String> command) {
     try {
       Path out = Files.createTempFile("archetype-it", ".out");
       Path err = Files.createTempFile("archetype-it", ".err");
-      Process process =
+      ProcessBuilder builder =
           new ProcessBuilder(command)
               .directory(dir.toFile())
               .redirectOutput(out.toFile())
-              .redirectError(err.toFile())
-              .start();
+              .redirectError(err.toFile());
+      builder.environment().putAll(env);
+      Process process = builder.start();
       boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
       if (!exited) {
         process.destroyForcibly();
