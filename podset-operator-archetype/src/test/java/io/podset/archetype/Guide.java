@@ -38,6 +38,11 @@ final class Guide {
 
   /** The lines of the README's guide block, in order. */
   static List<String> readmeLines() {
+    return block(MARKER).lines().toList();
+  }
+
+  /** The text of the README's first fenced block after {@code marker}. */
+  static String block(String marker) {
     Path readme = Path.of(System.getProperty("archetype.readme", "../README.md"));
     String text;
     try {
@@ -45,11 +50,12 @@ final class Guide {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    int marker = text.indexOf(MARKER);
-    assertThat(marker).as("the guide's marker in %s", readme).isNotNegative();
-    int start = text.indexOf("```sh\n", marker) + "```sh\n".length();
+    int at = text.indexOf(marker);
+    assertThat(at).as("%s in %s", marker, readme).isNotNegative();
+    int fence = text.indexOf("```", at);
+    int start = text.indexOf('\n', fence) + 1;
     int end = text.indexOf("```", start);
-    return text.substring(start, end).lines().toList();
+    return text.substring(start, end);
   }
 
   /** What the ITs run, as the README writes it. */

@@ -34,7 +34,7 @@ public final class Operator {
     manager.terminated().join();
   }
 
-  /** Registers every controller of this operator; tests call it on their own manager. */
+  /** Registers every controller of this operator (one per API). */
   public static void register(Manager manager) {
     new ${kind}Reconciler().register(manager);
   }

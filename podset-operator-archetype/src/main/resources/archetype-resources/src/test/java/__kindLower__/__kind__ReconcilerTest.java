@@ -2,7 +2,6 @@ package ${package}.${kindLower};
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ${package}.Operator;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podset.runtime.manager.Manager;
@@ -17,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The operator against the testkit's fake API server: a real HTTP server with resourceVersions,
  * watches, the status subresource, CRD validation and owner-reference garbage collection, so the
- * manager, its informers and its client run as they do in a cluster.
+ * manager, its informers and its client run as they do in a cluster. Only this API's controller
+ * runs here (its CRD is the only one installed), so each API's tests stand alone.
  */
 @WithFakeApiServer(crds = "META-INF/fabric8/${plural}.${group}-v1.yml")
 class ${kind}ReconcilerTest {
@@ -27,7 +27,7 @@ class ${kind}ReconcilerTest {
   @BeforeEach
   void startOperator(KubernetesClient client) {
     manager = Manager.builder(client).healthPort(0).metricsPort(0).build();
-    Operator.register(manager);
+    new ${kind}Reconciler().register(manager);
     manager.start();
   }
 
