@@ -24,6 +24,24 @@ final class Processes {
 
   /** Runs {@code command} in {@code dir} with {@code env} added to this JVM's environment. */
   static String run(Path dir, Map<String, String> env, Duration timeout, List<String> command) {
+    Result result = exec(dir, env, timeout, command);
+    assertThat(result.exit() == 0)
+        .as(
+            "%s in %s %s:%n%s%n%s",
+            command,
+            dir,
+            result.exit() < 0 ? "did not end within " + timeout : "exited with " + result.exit(),
+            tail(result.stdout()),
+            tail(result.stderr()))
+        .isTrue();
+    return result.stdout();
+  }
+
+  /** How a command ended: its exit status (-1 when it timed out and was killed) and output. */
+  record Result(int exit, String stdout, String stderr) {}
+
+  /** Runs {@code command} and returns how it ended, whatever its exit status. */
+  static Result exec(Path dir, Map<String, String> env, Duration timeout, List<String> command) {
     try {
       Path out = Files.createTempFile("archetype-it", ".out");
       Path err = Files.createTempFile("archetype-it", ".err");
@@ -37,21 +55,16 @@ final class Processes {
       boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
       if (!exited) {
         process.destroyForcibly();
+        process.waitFor();
       }
-      String stdout = Files.readString(out, StandardCharsets.UTF_8);
-      String stderr = Files.readString(err, StandardCharsets.UTF_8);
-      assertThat(exited && process.exitValue() == 0)
-          .as(
-              "%s in %s %s:%n%s%n%s",
-              command,
-              dir,
-              exited ? "exited with " + process.exitValue() : "did not end within " + timeout,
-              tail(stdout),
-              tail(stderr))
-          .isTrue();
+      Result result =
+          new Result(
+              exited ? process.exitValue() : -1,
+              Files.readString(out, StandardCharsets.UTF_8),
+              Files.readString(err, StandardCharsets.UTF_8));
       Files.delete(out);
       Files.delete(err);
-      return stdout;
+      return result;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {

@@ -135,30 +135,8 @@ class SecondApiIT {
     Files.writeString(file, text.replace(anchor, replacement));
   }
 
-  /**
-   * Runs README lines with bash in {@code dir}; {@code mvn} is the system Maven with the settings
-   * and repository of the invoker's builds (issue 19's consumer check), so this build's snapshots
-   * come from target/it-repo and never from ~/.m2.
-   */
-  private static void bash(Path dir, String lines) throws IOException {
-    Path settings = Path.of("target", "second-api-settings.xml").toAbsolutePath();
-    String template =
-        Files.readString(Path.of(System.getProperty("archetype.invoker.settings")));
-    Files.writeString(
-        settings,
-        template.replace(
-            "@localRepositoryUrl@",
-            Path.of(System.getProperty("archetype.user.repo")).toUri().toString()));
-    Path repo = Path.of(System.getProperty("archetype.it.repo")).toAbsolutePath();
-    String script =
-        "set -euo pipefail\n"
-            + "mvn() { command mvn -s '"
-            + settings
-            + "' -Dmaven.repo.local='"
-            + repo
-            + "' \"$@\"; }\n"
-            + lines;
-    Processes.run(dir, MAVEN_TIMEOUT, List.of("bash", "-c", script));
+  private static void bash(Path dir, String lines) {
+    Processes.run(dir, Map.of(), MAVEN_TIMEOUT, UserShell.command(lines));
   }
 
   private static void copyTree(Path from, Path to, java.util.function.Predicate<Path> include)
