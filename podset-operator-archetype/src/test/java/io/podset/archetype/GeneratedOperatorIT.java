@@ -100,7 +100,8 @@ class GeneratedOperatorIT {
 
     GeneratedProject.TestCounts counts = GeneratedProject.testCounts(project);
     System.out.printf(
-        "generated project: %d tests, %.1f s in the test classes%n", counts.tests(), counts.seconds());
+        "generated project: %d tests, %.1f s in the test classes%n",
+        counts.tests(), counts.seconds());
     assertThat(counts.failures() + counts.errors() + counts.skipped()).isZero();
     assertThat(counts.tests()).as("the generated tests").isGreaterThanOrEqualTo(7);
   }
@@ -113,8 +114,7 @@ class GeneratedOperatorIT {
     try (var in = Files.newInputStream(Path.of("src/it/website/invoker.properties"))) {
       invoker.load(in);
     }
-    String generate =
-        invoker.getProperty("invoker.goals.1").replace("${project.version}", version);
+    String generate = invoker.getProperty("invoker.goals.1").replace("${project.version}", version);
     assertThat(Guide.properties(generate))
         .as("the invoker's archetype:generate")
         .isEqualTo(Guide.properties(Guide.GENERATE.formatted(version)));
@@ -163,8 +163,7 @@ class GeneratedOperatorIT {
   }
 
   @Test
-  void main_reconcilesTheSample_leads_servesHealthAndMetrics_withExactlyItsRbac()
-      throws Exception {
+  void main_reconcilesTheSample_leads_servesHealthAndMetrics_withExactlyItsRbac() throws Exception {
     Path project = GeneratedProject.built();
     try (FakeApiServer server = FakeApiServer.builder().start();
         KubernetesClient client =
@@ -212,14 +211,14 @@ class GeneratedOperatorIT {
             "the sample Ready",
             () -> websites(client).withName("website-sample").get(),
             w -> isReady(w));
-        Lease lease =
-            client.leases().inNamespace(SYSTEM).withName("website-operator").get();
+        Lease lease = client.leases().inNamespace(SYSTEM).withName("website-operator").get();
         assertThat(lease).as("the Lease of leader election").isNotNull();
         assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("website-operator-0");
         assertThat(Processes.run(project, kubectlEnv, COMMAND_TIMEOUT, Guide.GET))
             .contains("website-sample");
         Processes.run(project, kubectlEnv, COMMAND_TIMEOUT, Guide.DEPLOY);
-        assertThat(client.apps().deployments().inNamespace(SYSTEM).withName("website-operator").get())
+        assertThat(
+                client.apps().deployments().inNamespace(SYSTEM).withName("website-operator").get())
             .as("the Deployment applied by kubectl apply -k deploy/")
             .isNotNull();
         assertThat(status(healthPort, "/healthz")).isEqualTo(200);
@@ -265,20 +264,20 @@ class GeneratedOperatorIT {
           io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
           io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>>
       websites(KubernetesClient client) {
-    return client
-        .genericKubernetesResources(
-            new ResourceDefinitionContext.Builder()
-                .withGroup("example.com")
-                .withVersion("v1alpha1")
-                .withKind("Website")
-                .withPlural("websites")
-                .withNamespaced(true)
-                .build());
+    return client.genericKubernetesResources(
+        new ResourceDefinitionContext.Builder()
+            .withGroup("example.com")
+            .withVersion("v1alpha1")
+            .withKind("Website")
+            .withPlural("websites")
+            .withNamespaced(true)
+            .build());
   }
 
   @SuppressWarnings("unchecked")
   private static boolean isReady(GenericKubernetesResource website) {
-    if (website == null || !(website.getAdditionalProperties().get("status") instanceof Map<?, ?> s)) {
+    if (website == null
+        || !(website.getAdditionalProperties().get("status") instanceof Map<?, ?> s)) {
       return false;
     }
     Object conditions = s.get("conditions");

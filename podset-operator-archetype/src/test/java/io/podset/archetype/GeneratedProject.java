@@ -32,9 +32,7 @@ final class GeneratedProject {
   record TestCounts(int tests, int failures, int errors, int skipped, double seconds) {}
 
   static TestCounts testCounts(Path project) {
-    Pattern suite =
-        Pattern.compile(
-            "<testsuite [^>]*?tests=\"(\\d+)\"[^>]*?>", Pattern.DOTALL);
+    Pattern suite = Pattern.compile("<testsuite [^>]*?tests=\"(\\d+)\"[^>]*?>", Pattern.DOTALL);
     int tests = 0;
     int failures = 0;
     int errors = 0;
@@ -70,7 +68,11 @@ final class GeneratedProject {
   /** The files under {@code dir}, relative to it, sorted. */
   static List<String> files(Path dir) {
     try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(Files::isRegularFile).map(f -> dir.relativize(f).toString()).sorted().toList();
+      return files
+          .filter(Files::isRegularFile)
+          .map(f -> dir.relativize(f).toString())
+          .sorted()
+          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -53,8 +53,8 @@ final class Rbac {
       implements Comparable<Permission> {
 
     /**
-     * What a request needs: the verb of its method, and create as well for a patch that created
-     * the object (server-side apply of a new object: the API server checks both).
+     * What a request needs: the verb of its method, and create as well for a patch that created the
+     * object (server-side apply of a new object: the API server checks both).
      */
     static List<Permission> of(RequestRecord r) {
       boolean watch = r.query().matches("(.*&)?watch=(true|1)(&.*)?");
@@ -154,7 +154,9 @@ final class Rbac {
         for (String group : rule.getApiGroups()) {
           for (String resource : rule.getResources()) {
             for (String verb : rule.getVerbs()) {
-              assertThat(List.of(group, resource, verb)).as("wildcards in %s", dir).doesNotContain("*");
+              assertThat(List.of(group, resource, verb))
+                  .as("wildcards in %s", dir)
+                  .doesNotContain("*");
               result.add(new Permission(verb, group, resource, scope));
             }
           }

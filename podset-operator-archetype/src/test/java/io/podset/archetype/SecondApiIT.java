@@ -66,7 +66,8 @@ class SecondApiIT {
         "with a second API: %d tests, %.1f s in the test classes%n",
         counts.tests(), counts.seconds());
     assertThat(counts.failures() + counts.errors() + counts.skipped()).isZero();
-    assertThat(project.resolve("target/surefire-reports/TEST-com.example.blog.BlogReconcilerTest.xml"))
+    assertThat(
+            project.resolve("target/surefire-reports/TEST-com.example.blog.BlogReconcilerTest.xml"))
         .as("the second API's tests ran")
         .isRegularFile();
     assertThat(project.resolve("deploy/crds/blogs.example.com-v1.yml")).isRegularFile();

@@ -18,8 +18,7 @@ final class UserShell {
   static List<String> command(String lines) {
     Path settings = Path.of("target", "user-shell-settings.xml").toAbsolutePath();
     try {
-      String template =
-          Files.readString(Path.of(System.getProperty("archetype.invoker.settings")));
+      String template = Files.readString(Path.of(System.getProperty("archetype.invoker.settings")));
       Files.writeString(
           settings,
           template.replace(
