@@ -1,0 +1,2 @@
+/** The {@code ${kind}} API ({@code ${group}/${apiVersion}}) and its controller. */
+package ${package}.${kindLower};

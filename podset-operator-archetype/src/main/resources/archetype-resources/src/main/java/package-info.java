@@ -1,0 +1,2 @@
+/** The ${kind} operator: its main and the controllers it registers. */
+package ${package};
