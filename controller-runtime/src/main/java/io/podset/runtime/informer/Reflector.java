@@ -31,6 +31,10 @@ import org.slf4j.LoggerFactory;
  *       client-go's rule makes every retry under recurring faults wait the cap (30 s plus jitter).
  *   <li>A failure carrying the server's Retry-After ({@code details.retryAfterSeconds}) is retried
  *       after that long instead of the exponential delay.
+ *   <li>A list page that fails with a broken connection, 429 or 5xx is asked again from its
+ *       continue token after the backoff (up to {@value #PAGE_ATTEMPTS} times), keeping the pages
+ *       already read; client-go starts the list over, which on a large collection under recurring
+ *       faults can fail again and again.
  *   <li>410 Gone on a watch relists without a backoff (client-go waits its backoff first: the
  *       version is gone either way). Relists instead are bounded per informer by a {@link
  *       RelistLimiter} (a burst, then one per interval), so the faster recovery cannot turn into a
@@ -41,6 +45,9 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Reflector.class);
   private static final Duration WATCH_GRACE = Duration.ofSeconds(30);
+
+  /** How often one page of a list is asked for before the whole list fails. */
+  static final int PAGE_ATTEMPTS = 4;
 
   private final String name;
   private final ListerWatcher<T> listerWatcher;
@@ -192,7 +199,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
     String resourceVersion = state.listResourceVersion();
     PagedList.Result<T> listed;
     try {
-      listed = pagedList.read(resourceVersion, this::isClosed);
+      listed = pagedList.read(resourceVersion, this::isClosed, this::retryPage);
     } catch (RuntimeException e) {
       if (isClosed()) {
         return ReflectorStep.STOP;
@@ -216,6 +223,23 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
         listed.items().size(),
         listed.resourceVersion());
     return ReflectorStep.WATCH_NOW;
+  }
+
+  /**
+   * A page failed: asked again (after the backoff, or the server's Retry-After) while the failure
+   * is a broken connection, 429 or 5xx other than a too-large resourceVersion, at most {@value
+   * #PAGE_ATTEMPTS} times per page.
+   */
+  private boolean retryPage(RuntimeException e, int attempt) {
+    if (isClosed()
+        || attempt >= PAGE_ATTEMPTS
+        || !ApiErrors.isRetriableWatchError(e)
+        || ApiErrors.isTooLargeResourceVersion(e)) {
+      return false;
+    }
+    recordError("list page of " + listerWatcher.description() + " failed", e);
+    retryAfter = ApiErrors.retryAfter(e);
+    return sleep(nextBackoff());
   }
 
   private ReflectorStep streamingList() {

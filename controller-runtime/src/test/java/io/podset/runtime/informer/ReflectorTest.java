@@ -147,6 +147,45 @@ class ReflectorTest {
   }
 
   @Test
+  void failedPage_isAskedAgainFromItsContinueToken_keepingThePagesRead() {
+    CompletableFuture<Void> synced = informer(InformerOptions.defaults()).start();
+    server.nextList().replyPage("10", "token-1", List.of(pod("a", "3")));
+    server.nextList().fail(Pods.internalError());
+    awaitBackoff(Duration.ofMillis(800));
+    clock.advance(Duration.ofMillis(800));
+    ListCall<Pod> again = server.nextList();
+    assertThat(again.request).isEqualTo(new ListRequest("", 500, "token-1"));
+    again.fail(Pods.tooManyRequests(2));
+    awaitBackoff(Duration.ofSeconds(2));
+    clock.advance(Duration.ofSeconds(2));
+
+    server.nextList().reply("10", List.of(pod("b", "4")));
+
+    server.nextWatch().accept();
+    synced.join();
+    assertThat(cachedVersions()).containsExactly("a@3", "b@4");
+    assertThat(informer.health().relistCount()).isZero();
+  }
+
+  @Test
+  void aPageFailingEveryAttempt_failsTheList_thenTheListStartsOverAfterABackoff() {
+    informer(InformerOptions.defaults()).start();
+    server.nextList().replyPage("10", "token-1", List.of(pod("a", "3")));
+    long delay = 800;
+    for (int attempt = 1; attempt < Reflector.PAGE_ATTEMPTS; attempt++) {
+      server.nextList().fail(Pods.internalError());
+      awaitBackoff(Duration.ofMillis(delay));
+      clock.advance(Duration.ofMillis(delay));
+      delay *= 2;
+    }
+    server.nextList().fail(Pods.internalError());
+
+    awaitBackoff(Duration.ofMillis(delay));
+    clock.advance(Duration.ofMillis(delay));
+    assertThat(server.nextList().request).isEqualTo(new ListRequest("0", 500, null));
+  }
+
+  @Test
   void tooLargeResourceVersion_leadsToAnImmediateQuorumRelist() {
     WatchCall<Pod> watch = startSynced("10");
     watch.end(Pods.gone());
