@@ -14,10 +14,10 @@ import java.util.function.DoubleSupplier;
  * <p>Where we differ from client-go: client-go's backoff manager starts over only after the reset
  * period (2 min) without a failure, so under recurring faults every retry waits the cap (30 s plus
  * jitter) even though each attempt in between succeeded. The reflector calls {@link #reset()} once
- * a list completed or a watch delivered its first event: the delays grow only while attempts keep
- * failing. A failure that carries the server's {@code Retry-After} waits that long instead ({@link
- * #next(Duration)}): the server said when to come back, and neither an earlier nor a much later
- * retry helps it or us.
+ * a list completed, a watch delivered its first event or stayed open for a second: the delays grow
+ * only while attempts keep failing. A failure that carries the server's {@code Retry-After} waits
+ * that long instead ({@link #next(Duration)}): the server said when to come back, and neither an
+ * earlier nor a much later retry helps it or us.
  *
  * <p>The exponential part is resilience4j's {@link IntervalFunction#ofExponentialBackoff}; the
  * jitter adds up to {@code jitter} times the delay, drawn from an injectable random source so tests

@@ -26,9 +26,11 @@ import org.slf4j.LoggerFactory;
  * under recurring faults:
  *
  * <ul>
- *   <li>The backoff starts over once a list completed or a re-opened watch delivered its first
- *       event or bookmark ({@link Backoff#reset()}), not only after two minutes without failures:
- *       client-go's rule makes every retry under recurring faults wait the cap (30 s plus jitter).
+ *   <li>The backoff starts over once a list completed, a re-opened watch delivered its first event
+ *       or bookmark, or a watch stayed open for a second ({@link Backoff#reset()}), not only after
+ *       two minutes without failures: client-go's rule makes every retry under recurring faults
+ *       wait the cap (30 s plus jitter). Watches that end at once without events still back off
+ *       doubling.
  *   <li>A failure carrying the server's Retry-After ({@code details.retryAfterSeconds}) is retried
  *       after that long instead of the exponential delay.
  *   <li>A list page that fails with a broken connection, 429 or 5xx is asked again from its
@@ -314,6 +316,12 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
       endSession(null);
       return ReflectorStep.STOP;
     }
+    Duration lasted = Duration.ofNanos(clock.nanoTime() - started);
+    if (lasted.compareTo(ReflectorStep.SHORT_WATCH) >= 0) {
+      // The server kept the watch open (its events may have been held back): the attempts
+      // before it are no failing streak.
+      backoff.reset();
+    }
     RuntimeException cause = s.cause();
     String what = "watch of " + listerWatcher.description();
     if (request.sendInitialEvents() && !s.synced()) {
@@ -325,7 +333,6 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
       return ReflectorStep.LIST_NOW;
     }
     if (cause == null) {
-      Duration lasted = Duration.ofNanos(clock.nanoTime() - started);
       if (ReflectorStep.endedTooSoon(s.events(), lasted, s.expired())) {
         endSession(error(what + " ended after " + lasted.toMillis() + " ms without events", null));
         metrics.watchRestarted(RestartReason.SHORT);

@@ -20,8 +20,9 @@
  * broken watch, 429 or 5xx is re-opened from the last resourceVersion after a backoff (800 ms
  * doubling to 30 s, with jitter), without a relist; 410 Gone leads to a relist; an expired continue
  * token or a too-large resourceVersion to a quorum relist (resourceVersion ""). Deliberately unlike
- * client-go, the backoff starts over as soon as a list completed or a watch delivered an event (not
- * only after two minutes of health), a server's Retry-After is the wait when it gives one, and 410
+ * client-go, the backoff starts over as soon as a list completed or a watch delivered an event or
+ * stayed open for a second (not only after two minutes of health), a failed list page is asked
+ * again from its continue token, a server's Retry-After is the wait when it gives one, and 410
  * relists without waiting; relists are bounded per informer instead (a burst of 3, then one per 5
  * s), so a faster recovery never becomes a list storm. Deletions missed while not watching are
  * delivered as tombstones ({@code finalStateUnknown}). {@link

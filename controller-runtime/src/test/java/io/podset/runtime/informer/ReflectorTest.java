@@ -259,6 +259,26 @@ class ReflectorTest {
   }
 
   @Test
+  void backoff_startsOverAfterAWatchThatStayedOpen_evenWithoutEvents() {
+    WatchCall<Pod> watch = startSynced("10");
+    watch.end(Pods.connectionRefused());
+    for (long millis : new long[] {800, 1600}) {
+      awaitBackoff(Duration.ofMillis(millis));
+      clock.advance(Duration.ofMillis(millis));
+      server.nextWatch().fail(Pods.connectionRefused());
+    }
+    awaitBackoff(Duration.ofMillis(3200));
+    clock.advance(Duration.ofMillis(3200));
+    WatchCall<Pod> quiet = server.nextWatch().accept(); // open, its events held back
+    Awaits.until(() -> informer.health().watching(), "watching");
+    clock.advance(Duration.ofSeconds(2));
+
+    quiet.end(Pods.connectionRefused());
+
+    awaitBackoff(Duration.ofMillis(800));
+  }
+
+  @Test
   void backoff_startsOverAfterASuccessfulList() {
     WatchCall<Pod> watch = startSynced("10");
     watch.end(Pods.forbidden()); // a refusal: relist after a backoff
