@@ -16,6 +16,7 @@ import io.podset.runtime.client.ObjectWriter;
 import io.podset.runtime.client.WrittenObject;
 import io.podset.runtime.event.EventRecorder;
 import io.podset.runtime.expectations.Expectations;
+import io.podset.runtime.expectations.ResourceVersions;
 import io.podset.runtime.handler.EventHandler;
 import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.reconcile.Reconciler;
@@ -39,10 +40,27 @@ import org.slf4j.LoggerFactory;
 /**
  * Reconciles one PodSet: reads it and its pods from the informer caches, asks {@link PodSetPlanner}
  * what to do, has the plan carried out, and writes the status through the {@code /status}
- * subresource when it changed. The one read from the API server: after a PodSet lost pods the
- * operator did not delete, it is confirmed live before anything is written for it ({@link
- * UnconfirmedOwners}: the garbage collector may be removing the pods of a PodSet whose deletion the
- * cache has not shown yet).
+ * subresource when it changed. The one read from the API server confirms that the PodSet still
+ * exists (a GET of it, {@link #confirmedLive}), and only where the caches cannot vouch for it:
+ *
+ * <ul>
+ *   <li>after the PodSet lost pods the operator did not delete, before anything is written for it
+ *       ({@link UnconfirmedOwners}: the garbage collector may be removing the pods of a PodSet
+ *       whose deletion the PodSet cache has not shown yet);
+ *   <li>before pods are created for it while the PodSet cache is behind the pod cache: its
+ *       resourceVersion is lower than the one the pod snapshot was read at (or either is not
+ *       numeric). A PodSet cache held back (watch events delayed, a watch being re-opened, a relist
+ *       waiting for its turn) may still show a PodSet the server deleted; pods created for it would
+ *       only be collected again. When the PodSet cache has applied everything up to the pod
+ *       snapshot's version, the caches are trusted as they are (a deletion racing the creates is
+ *       the garbage collector's, as for any controller).
+ * </ul>
+ *
+ * <p>The common paths read only the caches: a scale-up seen through its PodSet event (the PodSet
+ * cache is then the newer one), deletions, image patches and status writes. Resource versions are
+ * compared across the two resources, which holds for one etcd (one revision counter), as
+ * kube-apiserver and the testkit use; where a server issues them otherwise, the creates are
+ * confirmed.
  *
  * <p>Safety against a stale cache: creations and deletions are tracked by {@link Expectations}
  * (lowered by {@link #podEventHandler()}, met early once the pod cache has observed the
@@ -80,6 +98,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
   private final Store<PodSet> podSets;
   private final Indexer<Pod> pods;
   private final Supplier<String> podCacheVersion;
+  private final Supplier<String> podSetCacheVersion;
   private final Clock clock;
   private final PodSetPlanner planner;
   private final Expectations<Request> expectations;
@@ -96,9 +115,11 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       Store<PodSet> podSets,
       Indexer<Pod> pods,
       Supplier<String> podCacheVersion,
+      Supplier<String> podSetCacheVersion,
       EventRecorder events,
       PodSetOptions options) {
     this.client = Objects.requireNonNull(client, "client");
+    this.podSetCacheVersion = Objects.requireNonNull(podSetCacheVersion, "podSetCacheVersion");
     this.podSets = Objects.requireNonNull(podSets, "podSets");
     this.pods = Objects.requireNonNull(pods, "pods");
     this.podCacheVersion = Objects.requireNonNull(podCacheVersion, "podCacheVersion");
@@ -152,13 +173,15 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
         podSets.indexer(),
         pods.indexer(),
         pods::lastObservedResourceVersion,
+        podSets::lastObservedResourceVersion,
         events,
         options);
   }
 
   /**
    * A reconciler over plain caches, for tests that control what the caches show: {@code
-   * podCacheVersion} must return the resourceVersion up to which {@code pods} is complete.
+   * podCacheVersion} must return the resourceVersion up to which {@code pods} is complete; the
+   * PodSet cache counts as just as complete.
    *
    * @throws IllegalArgumentException if {@code pods} lacks an index of {@link #podIndexers()}
    */
@@ -169,7 +192,8 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       Supplier<String> podCacheVersion,
       EventRecorder events,
       PodSetOptions options) {
-    return new PodSetReconciler(client, podSets, pods, podCacheVersion, events, options);
+    return new PodSetReconciler(
+        client, podSets, pods, podCacheVersion, podCacheVersion, events, options);
   }
 
   /**
@@ -202,6 +226,8 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
 
   @Override
   public Result reconcile(Request request) {
+    // Read before the PodSet: the cached PodSet is then at least as new as this version.
+    String podSetsVersion = podSetCacheVersion.get();
     Optional<PodSet> cached = podSets.getByKey(request.toString());
     if (cached.isEmpty()) {
       // Deleted: the garbage collector deletes its pods (they carry its owner reference).
@@ -218,7 +244,8 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     }
     // Judge the expectations before reading the pods: the cache may catch up in between, and an
     // older snapshot must never pass for one that shows our writes.
-    boolean expected = expectations.satisfied(request, podCacheVersion.get());
+    String podsVersion = podCacheVersion.get();
+    boolean expected = expectations.satisfied(request, podsVersion);
     List<Pod> candidates = candidatePods(podSet);
     Map<String, String> cachedVersions = new HashMap<>();
     for (Pod pod : candidates) {
@@ -232,7 +259,17 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       LOG.debug("{}: waiting for the pod cache to show our writes", request);
       return Result.requeueAfter(unsettledRecheck);
     }
-    if (unconfirmed.isMarked(request) && !confirmedLive(request, podSet)) {
+    boolean confirmed = false;
+    if (unconfirmed.isMarked(request)) {
+      if (!confirmedLive(request, podSet)) {
+        return Result.done();
+      }
+      confirmed = true;
+    }
+    if (plan.create() > 0
+        && !confirmed
+        && !ResourceVersions.atLeast(podSetsVersion, podsVersion)
+        && !confirmedLive(request, podSet)) {
       return Result.done();
     }
     if (LOG.isDebugEnabled() && (plan.create() > 0 || !plan.delete().isEmpty())) {
@@ -280,10 +317,11 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
   }
 
   /**
-   * Reads the PodSet from the server (the one read the reconciler makes) after it lost pods it did
-   * not delete: true when the server still has the cached PodSet, uid and all, not being deleted.
-   * Otherwise the garbage collector is at work and the PodSet cache lags; its own event will
-   * trigger the next reconcile, and until then nothing is written for a PodSet that is gone.
+   * Reads the PodSet from the server (the one read the reconciler makes) where the caches cannot
+   * vouch for it (see the class documentation): true when the server still has the cached PodSet,
+   * uid and all, not being deleted. Otherwise the PodSet cache lags (and the garbage collector may
+   * be at work); its own event will trigger the next reconcile, and until then nothing is written
+   * for a PodSet that is gone.
    */
   private boolean confirmedLive(Request request, PodSet cached) {
     PodSet live;
@@ -302,7 +340,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     if (live == null
         || !uid.equals(live.getMetadata().getUid())
         || live.getMetadata().getDeletionTimestamp() != null) {
-      LOG.debug("{}: pods vanished and the cached PodSet {} is gone from the server", request, uid);
+      LOG.debug("{}: the cached PodSet {} is gone from the server", request, uid);
       return false;
     }
     unconfirmed.clear(request);

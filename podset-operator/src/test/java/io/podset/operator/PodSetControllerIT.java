@@ -223,6 +223,83 @@ class PodSetControllerIT {
   }
 
   @Test
+  void podSetEventsHeldBack_aRetryForADeletedPodSet_createsNothing_afterConfirmingItIsGone() {
+    // An unrelated pod, changed later to move the pod cache on.
+    admin
+        .pods()
+        .inNamespace(namespace)
+        .resource(
+            new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata()
+                .withName("bystander")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("main")
+                .withImage("busybox")
+                .endContainer()
+                .endSpec()
+                .build())
+        .create();
+    // Pod creates are refused, so the PodSet's reconcile keeps being retried.
+    FaultInjector.Handle refusal = refusePodCreates(Fault.serverError(500));
+    create("web", PodSetSpec.ofReplicas(3));
+    RequestMatcher podCreates = RequestMatcher.verb("create").resource("pods").namespace(namespace);
+    await("a refused create", () -> server.journal().count(podCreates.status(500)) >= 1);
+
+    // The PodSet cache stops following: the deletion is held back, it still shows web.
+    FaultInjector.Handle hold =
+        server.faults().add(FaultRule.match().resource("podsets").inject(Fault.holdEvents()));
+    admin.resources(PodSet.class).inNamespace(namespace).withName("web").delete();
+    // The pod cache moves past the deletion, the PodSet cache cannot.
+    recording.clear();
+    setBystanderLabels(Map.of("moved", "on"));
+    String podSetPath =
+        "GET /apis/app.example.com/v1alpha1/namespaces/" + namespace + "/podsets/web";
+    await("the retry confirms web before creating", () -> recording.reads().contains(podSetPath));
+
+    // Creates work again, and a pod event names web (an orphan with its label, to adopt). The GET
+    // ended the retries (web is gone): nothing is under way.
+    recording.clear();
+    double before = reconciles(controller.name());
+    refusal.remove();
+    setBystanderLabels(Map.of(PodSetLabels.PODSET, "web"));
+    await("a reconcile of web", () -> reconciles(controller.name()) > before);
+
+    assertThat(server.journal().count(podCreates.status(201)))
+        .as("pods created: only the bystander")
+        .isEqualTo(1);
+    assertThat(recording.writes()).as("no create, no adoption").isEmpty();
+    assertThat(livePods("web"))
+        .extracting(p -> p.getMetadata().getName())
+        .containsExactly("bystander");
+
+    hold.remove();
+    var podSetCache =
+        informers.informerFor(PodSet.class, InformerOptions.defaults().withNamespace(namespace));
+    await("the deletion seen", () -> podSetCache.indexer().getByKey(namespace + "/web").isEmpty());
+    assertThat(server.journal().count(podCreates.status(201))).isEqualTo(1);
+  }
+
+  private FaultInjector.Handle refusePodCreates(Fault fault) {
+    return server
+        .faults()
+        .add(FaultRule.match().verbs("create").resource("pods").namespace(namespace).inject(fault));
+  }
+
+  private void setBystanderLabels(Map<String, String> labels) {
+    admin
+        .pods()
+        .inNamespace(namespace)
+        .withName("bystander")
+        .edit(
+            p -> {
+              p.getMetadata().setLabels(labels);
+              return p;
+            });
+  }
+
+  @Test
   void podEventsHeldBack_podsNeverExceedReplicas_whereTheSeedReconcilerOverCreates() {
     // The seed's reconciler (one pod per reconcile, no expectations) as a controller in its own
     // namespace, reconciling on every PodSet and Pod event, as the seed article wires it.
@@ -399,15 +476,7 @@ class PodSetControllerIT {
                 + " pods=2, limited: pods=2"
             : "etcdserver: request timed out";
     FaultInjector.Handle refusal =
-        server
-            .faults()
-            .add(
-                FaultRule.match()
-                    .verbs("create")
-                    .resource("pods")
-                    .namespace(namespace)
-                    .inject(
-                        Fault.status(code, code == 403 ? "Forbidden" : "InternalError", message)));
+        refusePodCreates(Fault.status(code, code == 403 ? "Forbidden" : "InternalError", message));
     create("web", PodSetSpec.ofReplicas(3));
 
     RequestMatcher refused =

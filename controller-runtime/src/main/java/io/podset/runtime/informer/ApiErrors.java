@@ -3,6 +3,7 @@ package io.podset.runtime.informer;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusCause;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
 import java.util.List;
 
 /** Classifies failures reported by a {@link ListerWatcher}, as client-go's reflector does. */
@@ -53,6 +54,24 @@ final class ApiErrors {
     }
     int code = e.getCode();
     return code <= 0 || code == 429 || code >= 500;
+  }
+
+  /**
+   * How long the server asked the client to wait before retrying ({@code details.retryAfterSeconds}
+   * of its Status, as kube-apiserver sends with 429 and some 5xx answers), or null when it did not
+   * say.
+   */
+  static Duration retryAfter(Throwable error) {
+    KubernetesClientException e = clientException(error);
+    if (e == null || e.getStatus() == null || e.getStatus().getDetails() == null) {
+      return null;
+    }
+    int code = e.getCode();
+    if (code != 429 && code < 500) {
+      return null;
+    }
+    Integer seconds = e.getStatus().getDetails().getRetryAfterSeconds();
+    return seconds == null || seconds <= 0 ? null : Duration.ofSeconds(seconds);
   }
 
   /** Whether a streaming list was refused because the server does not support it. */

@@ -9,7 +9,15 @@ import java.util.function.DoubleSupplier;
 /**
  * The reflector's retry delays: exponential (800 ms doubling, capped at 30 s by default) with
  * jitter, starting over once a reset period has passed since the previous delay began (so a source
- * that stayed healthy for two minutes is retried quickly again).
+ * that stayed healthy for two minutes is retried quickly again), or at once on {@link #reset()}.
+ *
+ * <p>Where we differ from client-go: client-go's backoff manager starts over only after the reset
+ * period (2 min) without a failure, so under recurring faults every retry waits the cap (30 s plus
+ * jitter) even though each attempt in between succeeded. The reflector calls {@link #reset()} once
+ * a list completed, a watch delivered its first event or stayed open for a second: the delays grow
+ * only while attempts keep failing. A failure that carries the server's {@code Retry-After} waits
+ * that long instead ({@link #next(Duration)}): the server said when to come back, and neither an
+ * earlier nor a much later retry helps it or us.
  *
  * <p>The exponential part is resilience4j's {@link IntervalFunction#ofExponentialBackoff}; the
  * jitter adds up to {@code jitter} times the delay, drawn from an injectable random source so tests
@@ -22,6 +30,7 @@ final class Backoff {
   private final long resetNanos;
   private final double jitter;
   private final DoubleSupplier random;
+  private final long maxMillis;
 
   private final Object lock = new Object();
   // Guarded by lock: attempts since the last reset, and when the previous delay began.
@@ -46,6 +55,7 @@ final class Backoff {
       throw new IllegalArgumentException("jitter must not be negative: " + jitter);
     }
     this.intervals = IntervalFunction.ofExponentialBackoff(initial, 2.0, max);
+    this.maxMillis = max.toMillis();
     this.resetNanos = Objects.requireNonNull(resetAfter, "resetAfter").toNanos();
     this.jitter = jitter;
     this.random = Objects.requireNonNull(random, "random");
@@ -53,6 +63,18 @@ final class Backoff {
 
   /** The next delay to wait, starting the sequence over if the reset period has passed. */
   Duration next() {
+    return next(null);
+  }
+
+  /**
+   * The next delay after a failure: {@code retryAfter} (capped at the maximum, plus jitter) when
+   * the server asked for it, without advancing the exponential sequence; else {@link #next()}.
+   */
+  Duration next(Duration retryAfter) {
+    if (retryAfter != null && !retryAfter.isNegative()) {
+      long base = Math.min(retryAfter.toMillis(), maxMillis);
+      return Duration.ofMillis(base + (long) (base * jitter * random.getAsDouble()));
+    }
     long now = clock.nanoTime();
     int n;
     synchronized (lock) {
@@ -66,5 +88,12 @@ final class Backoff {
     long base = intervals.apply(n);
     long jittered = base + (long) (base * jitter * random.getAsDouble());
     return Duration.ofMillis(jittered);
+  }
+
+  /** The last attempt succeeded: the next delay is the initial one again. */
+  void reset() {
+    synchronized (lock) {
+      attempt = 0;
+    }
   }
 }

@@ -39,6 +39,9 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
   private final DeltaFifo<T> fifo;
   private final Reflector<T> reflector;
   private final InformerMetrics metrics;
+  private final CacheLag lag;
+  // Null when lag sampling is off.
+  private final LagProbe lagProbe;
   private final ObservedVersions observed = new ObservedVersions();
   private final CompletableFuture<Void> synced = new CompletableFuture<>();
   private final Thread processor;
@@ -82,7 +85,17 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
             clock,
             config,
             metrics);
-    metrics.bind(name, indexer::size, () -> reflector.status().lastEventTime(), clock);
+    this.lag = new CacheLag(fifo::observedResourceVersion);
+    this.lagProbe =
+        config.lagSamplePeriod().isZero()
+            ? null
+            : new LagProbe(name, listerWatcher, lag, clock, config.lagSamplePeriod());
+    metrics.bind(
+        name,
+        indexer::size,
+        () -> reflector.status().lastEventTime(),
+        () -> lag.lag(clock.nanoTime()),
+        clock);
     this.processor = new Thread(this::processLoop, "informer-" + name);
     processor.setDaemon(true);
   }
@@ -181,6 +194,9 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
     }
     processor.start();
     reflector.start();
+    if (lagProbe != null) {
+      lagProbe.start();
+    }
     return synced;
   }
 
@@ -219,6 +235,11 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
   }
 
   @Override
+  public Optional<Duration> lag() {
+    return Optional.ofNullable(lag.lag(clock.nanoTime()));
+  }
+
+  @Override
   public InformerHealth health() {
     ReflectorState.Status status = reflector.status();
     return new InformerHealth(
@@ -251,6 +272,9 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
       syncingListeners = List.of();
     }
     reflector.close();
+    if (lagProbe != null) {
+      lagProbe.close();
+    }
     metrics.close();
     fifo.close();
     processor.interrupt();

@@ -45,6 +45,11 @@ final class Fabric8ListerWatcher<T extends HasMetadata> implements ListerWatcher
 
     /** The continuation of the last page will not be asked for. */
     default void abandon() {}
+
+    /** See {@link ListerWatcher#latestResourceVersion()}. */
+    default String latestResourceVersion() {
+      return list(new ListRequest("", 1, null)).resourceVersion();
+    }
   }
 
   /** Pages from fabric8's list call, with the options' selectors. */
@@ -78,6 +83,11 @@ final class Fabric8ListerWatcher<T extends HasMetadata> implements ListerWatcher
   @Override
   public void abandonList() {
     pager.abandon();
+  }
+
+  @Override
+  public String latestResourceVersion() {
+    return pager.latestResourceVersion();
   }
 
   private static <T extends HasMetadata> ListPage<T> page(KubernetesResourceList<T> list) {

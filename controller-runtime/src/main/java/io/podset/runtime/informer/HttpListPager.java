@@ -130,6 +130,23 @@ final class HttpListPager<T extends HasMetadata> implements Fabric8ListerWatcher
   }
 
   /**
+   * A list of one object at resourceVersion "" (quorum), apart from the chain of pages: it neither
+   * claims nor sends a request ahead.
+   */
+  @Override
+  public String latestResourceVersion() {
+    HttpResponse<byte[]> response = await(send(new ListRequest("", 1, null)));
+    byte[] body = response.body() == null ? new byte[0] : response.body();
+    if (!response.isSuccessful()) {
+      throw ApiFailures.refused(serialization, "GET", collectionUrl, response.code(), body);
+    }
+    KubernetesResourceList<T> list =
+        serialization.unmarshal(new ByteArrayInputStream(body), listType);
+    ListMeta meta = list == null ? null : list.getMetadata();
+    return meta == null ? null : meta.getResourceVersion();
+  }
+
+  /**
    * Drops the request sent ahead, if any: its response is ignored (the HTTP client reads it whole
    * all the same, which keeps its connection usable).
    */

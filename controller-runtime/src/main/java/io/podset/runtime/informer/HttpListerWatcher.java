@@ -31,6 +31,11 @@ final class HttpListerWatcher<T extends HasMetadata> implements ListerWatcher<T>
   }
 
   @Override
+  public String latestResourceVersion() {
+    return pager.latestResourceVersion();
+  }
+
+  @Override
   public WatchHandle watch(WatchRequest request, WatchListener<T> listener) {
     return watch.watch(request, listener);
   }

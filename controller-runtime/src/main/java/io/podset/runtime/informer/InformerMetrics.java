@@ -33,6 +33,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code informer_last_sync_age_seconds}: seconds since the informer last moved its
  *       resourceVersion forward (a list, an event or a bookmark), on the informer's clock; NaN
  *       before the first list. It grows on a quiet resource whose server sends no bookmarks;
+ *   <li>{@code informer_lag_seconds}: how far the cache is behind the server, as defined by {@link
+ *       CacheLag}: the age of the oldest change the server was seen to have (sampled) that the
+ *       cache has not applied yet, 0 when none; NaN before the first sample or with sampling off;
  *   <li>{@code informer_cache_size}: objects in the informer's cache.
  * </ul>
  *
@@ -50,6 +53,7 @@ final class InformerMetrics {
   static final String EVENTS = "informer_events";
   static final String LAST_SYNC_AGE = "informer_last_sync_age_seconds";
   static final String CACHE_SIZE = "informer_cache_size";
+  static final String LAG = "informer_lag_seconds";
 
   /** Why a watch ended before the next list or watch (the {@code reason} tag). */
   enum RestartReason {
@@ -140,12 +144,17 @@ final class InformerMetrics {
   }
 
   /**
-   * Registers the gauges: the cache size and the age of the last sync, read when scraped.
+   * Registers the gauges: the cache size, the age of the last sync and the lag, read when scraped.
    *
    * @param lastSync when the resourceVersion last moved forward, or null before the first list
+   * @param lag the cache lag now, or null while unknown
    */
   synchronized void bind(
-      String name, IntSupplier cacheSize, Supplier<Instant> lastSync, Clock clock) {
+      String name,
+      IntSupplier cacheSize,
+      Supplier<Instant> lastSync,
+      Supplier<Duration> lag,
+      Clock clock) {
     if (registry == null) {
       return;
     }
@@ -168,6 +177,14 @@ final class InformerMetrics {
                 .description(
                     "Seconds since the informer last moved its resourceVersion forward (a list, an"
                         + " event or a bookmark)")
+                .baseUnit("seconds")
+                .tags(tags)
+                .strongReference(true)
+                .register(registry),
+            Gauge.builder(LAG, lag, s -> seconds(s.get()))
+                .description(
+                    "Age of the oldest change the server was seen to have (sampled) that the"
+                        + " cache has not applied yet")
                 .baseUnit("seconds")
                 .tags(tags)
                 .strongReference(true)
@@ -219,6 +236,10 @@ final class InformerMetrics {
       registry.remove(gauge);
     }
     gauges = List.of();
+  }
+
+  private static double seconds(Duration duration) {
+    return duration == null ? Double.NaN : duration.toNanos() / 1e9;
   }
 
   private static double ageSeconds(Instant lastSync, Clock clock) {

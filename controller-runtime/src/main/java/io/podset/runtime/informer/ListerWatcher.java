@@ -41,6 +41,18 @@ public interface ListerWatcher<T extends HasMetadata> {
    */
   default void abandonList() {}
 
+  /**
+   * The server's newest resourceVersion for this resource now, for the cache lag ({@link
+   * CacheLag}): a quorum list of one object (resourceVersion "", limit 1). By default a {@link
+   * #list} call; an implementation that requests pages ahead overrides it so that a probe never
+   * disturbs a list in progress. May be called from another thread than the reflector's.
+   *
+   * @throws RuntimeException on failure, as described on the type
+   */
+  default String latestResourceVersion() {
+    return list(new ListRequest("", 1, null)).resourceVersion();
+  }
+
   /** A short description for logs, like {@code "v1/pods in namespace default"}. */
   String description();
 }

@@ -11,8 +11,25 @@ import java.util.function.UnaryOperator;
  * The plain list a {@link Reflector} replaces its FIFO with: every page of it, each object
  * transformed. Follows continue tokens; later pages ask for no resourceVersion, as the token pins
  * the snapshot.
+ *
+ * <p>A page that fails is asked again, from the same continue token and keeping the pages already
+ * read, as long as {@link PageRetry} says so (the reflector: a broken connection, 429 or 5xx, a few
+ * times, after its backoff or the server's Retry-After); client-go's pager starts the whole list
+ * over instead, which under recurring faults on a large collection may never complete.
  */
 final class PagedList<T extends HasMetadata> {
+
+  /** Decides whether a failed page is asked again. */
+  @FunctionalInterface
+  interface PageRetry {
+    /**
+     * Called after the {@code attempt}-th failure of one page (1 for its first); waits as long as
+     * needed before the page is asked again.
+     *
+     * @return true to ask for the page again, false to fail the list with {@code error}
+     */
+    boolean retry(RuntimeException error, int attempt);
+  }
 
   /** A complete list: the transformed objects and the version of the snapshot they come from. */
   record Result<T>(List<T> items, String resourceVersion) {}
@@ -31,17 +48,14 @@ final class PagedList<T extends HasMetadata> {
    * Reads every page, starting at {@code resourceVersion}.
    *
    * @return the list, or null when {@code stopped} turned true between pages
-   * @throws RuntimeException whatever the lister-watcher throws
+   * @throws RuntimeException whatever the lister-watcher throws for a page {@code retry} gives up
    */
-  Result<T> read(String resourceVersion, BooleanSupplier stopped) {
+  Result<T> read(String resourceVersion, BooleanSupplier stopped, PageRetry retry) {
     List<T> items = new ArrayList<>();
     String listVersion;
     String continueToken = null;
     do {
-      ListPage<T> page =
-          listerWatcher.list(
-              new ListRequest(
-                  continueToken == null ? resourceVersion : "", pageSize, continueToken));
+      ListPage<T> page = page(resourceVersion, continueToken, retry);
       for (T item : page.items()) {
         items.add(transform.apply(item));
       }
@@ -55,5 +69,19 @@ final class PagedList<T extends HasMetadata> {
       return null;
     }
     return new Result<>(items, listVersion);
+  }
+
+  private ListPage<T> page(String resourceVersion, String continueToken, PageRetry retry) {
+    ListRequest request =
+        new ListRequest(continueToken == null ? resourceVersion : "", pageSize, continueToken);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return listerWatcher.list(request);
+      } catch (RuntimeException e) {
+        if (!retry.retry(e, attempt)) {
+          throw e;
+        }
+      }
+    }
   }
 }

@@ -16,16 +16,40 @@ import org.slf4j.LoggerFactory;
  * <p>It lists (paginated; resourceVersion "0" first, then the last synced version, "" for a quorum
  * read once that version is unavailable), replaces the FIFO's content, then watches from the list's
  * version with bookmarks and a random timeout in [5, 10) min. A watch that ends normally is
- * re-opened at once from the last version seen; a broken watch, 429 or 5xx is re-opened after a
- * backoff; 410 Gone and other refusals lead to a relist after a backoff. An expired continue token
- * or a too-large version leads to an immediate quorum relist. With a streaming list enabled, the
- * initial state comes from a watch with sendInitialEvents, falling back to a plain list when the
- * server does not support it.
+ * re-opened at once from the last version seen; a broken watch, 429 or 5xx is re-opened from the
+ * last version after a backoff (the cache stays valid: no relist); 410 Gone leads to a relist,
+ * other refusals to a relist after a backoff. An expired continue token or a too-large version
+ * leads to an immediate quorum relist. With a streaming list enabled, the initial state comes from
+ * a watch with sendInitialEvents, falling back to a plain list when the server does not support it.
+ *
+ * <p>Where it deliberately differs from client-go, to recover in seconds rather than in minutes
+ * under recurring faults:
+ *
+ * <ul>
+ *   <li>The backoff starts over once a list completed, a re-opened watch delivered its first event
+ *       or bookmark, or a watch stayed open for a second ({@link Backoff#reset()}), not only after
+ *       two minutes without failures: client-go's rule makes every retry under recurring faults
+ *       wait the cap (30 s plus jitter). Watches that end at once without events still back off
+ *       doubling.
+ *   <li>A failure carrying the server's Retry-After ({@code details.retryAfterSeconds}) is retried
+ *       after that long instead of the exponential delay.
+ *   <li>A list page that fails with a broken connection, 429 or 5xx is asked again from its
+ *       continue token after the backoff (up to {@value #PAGE_ATTEMPTS} times), keeping the pages
+ *       already read; client-go starts the list over, which on a large collection under recurring
+ *       faults can fail again and again.
+ *   <li>410 Gone on a watch relists without a backoff (client-go waits its backoff first: the
+ *       version is gone either way). Relists instead are bounded per informer by a {@link
+ *       RelistLimiter} (a burst, then one per interval), so the faster recovery cannot turn into a
+ *       list storm; re-watches, which cost the server little, are not limited.
+ * </ul>
  */
 final class Reflector<T extends HasMetadata> implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Reflector.class);
   private static final Duration WATCH_GRACE = Duration.ofSeconds(30);
+
+  /** How often one page of a list is asked for before the whole list fails. */
+  static final int PAGE_ATTEMPTS = 4;
 
   private final String name;
   private final ListerWatcher<T> listerWatcher;
@@ -38,9 +62,12 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
   private final PagedList<T> pagedList;
   private final ReflectorState state;
   private final BackoffSleep backoffSleep;
+  private final RelistLimiter relists;
 
-  // Confined to the reflector's thread.
+  // Confined to the reflector's thread: streaming lists given up; the Retry-After of the last
+  // failure (null when it had none), used by the next backoff.
   private boolean streamingDisabled;
+  private Duration retryAfter;
 
   // Taken before the state's own lock where both are held.
   private final Object lock = new Object();
@@ -75,6 +102,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
     this.pagedList = new PagedList<>(listerWatcher, transform, config.pageSize());
     this.state = new ReflectorState(clock);
     this.backoffSleep = new BackoffSleep(clock);
+    this.relists = new RelistLimiter(clock, config.relistBurst(), config.relistInterval());
     this.streamingDisabled = !config.streamingList();
   }
 
@@ -127,11 +155,10 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
       try {
         next =
             switch (next) {
-              case LIST_NOW -> listAndWatch();
+              case LIST_NOW -> relist();
               case WATCH_NOW -> watch();
-              case WATCH_AFTER_BACKOFF -> sleep(backoff.next()) ? watch() : ReflectorStep.STOP;
-              case LIST_AFTER_BACKOFF ->
-                  sleep(backoff.next()) ? listAndWatch() : ReflectorStep.STOP;
+              case WATCH_AFTER_BACKOFF -> sleep(nextBackoff()) ? watch() : ReflectorStep.STOP;
+              case LIST_AFTER_BACKOFF -> sleep(nextBackoff()) ? relist() : ReflectorStep.STOP;
               case STOP -> ReflectorStep.STOP;
             };
       } catch (RuntimeException e) {
@@ -141,6 +168,25 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
       }
     }
     log.debug("Reflector {} stopped", name);
+  }
+
+  /** Lists (once the relist limiter allows it), then watches. */
+  private ReflectorStep relist() {
+    Duration wait = relists.reserve();
+    if (!wait.isZero()) {
+      log.debug("Reflector {} waits {} for its relist budget", name, wait);
+      if (!sleep(wait)) {
+        return ReflectorStep.STOP;
+      }
+    }
+    return listAndWatch();
+  }
+
+  /** The wait before the next attempt: the server's Retry-After if the failure had one. */
+  private Duration nextBackoff() {
+    Duration delay = backoff.next(retryAfter);
+    retryAfter = null;
+    return delay;
   }
 
   private ReflectorStep listAndWatch() {
@@ -155,12 +201,13 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
     String resourceVersion = state.listResourceVersion();
     PagedList.Result<T> listed;
     try {
-      listed = pagedList.read(resourceVersion, this::isClosed);
+      listed = pagedList.read(resourceVersion, this::isClosed, this::retryPage);
     } catch (RuntimeException e) {
       if (isClosed()) {
         return ReflectorStep.STOP;
       }
       recordError("list of " + listerWatcher.description() + " failed", e);
+      retryAfter = ApiErrors.retryAfter(e);
       if (ReflectorStep.needsQuorumRelist(e, resourceVersion)) {
         state.lastSyncUnavailable();
         return ReflectorStep.LIST_NOW;
@@ -178,6 +225,23 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
         listed.items().size(),
         listed.resourceVersion());
     return ReflectorStep.WATCH_NOW;
+  }
+
+  /**
+   * A page failed: asked again (after the backoff, or the server's Retry-After) while the failure
+   * is a broken connection, 429 or 5xx other than a too-large resourceVersion, at most {@value
+   * #PAGE_ATTEMPTS} times per page.
+   */
+  private boolean retryPage(RuntimeException e, int attempt) {
+    if (isClosed()
+        || attempt >= PAGE_ATTEMPTS
+        || !ApiErrors.isRetriableWatchError(e)
+        || ApiErrors.isTooLargeResourceVersion(e)) {
+      return false;
+    }
+    recordError("list page of " + listerWatcher.description() + " failed", e);
+    retryAfter = ApiErrors.retryAfter(e);
+    return sleep(nextBackoff());
   }
 
   private ReflectorStep streamingList() {
@@ -216,6 +280,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
         return ReflectorStep.STOP;
       }
       recordError("watch of " + listerWatcher.description() + " failed", e);
+      retryAfter = ApiErrors.retryAfter(e);
       s.finish(e);
       metrics.watchRestarted(RestartReason.of(e));
       return ReflectorStep.afterWatchFailure(e);
@@ -251,6 +316,12 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
       endSession(null);
       return ReflectorStep.STOP;
     }
+    Duration lasted = Duration.ofNanos(clock.nanoTime() - started);
+    if (lasted.compareTo(ReflectorStep.SHORT_WATCH) >= 0) {
+      // The server kept the watch open (its events may have been held back): the attempts
+      // before it are no failing streak.
+      backoff.reset();
+    }
     RuntimeException cause = s.cause();
     String what = "watch of " + listerWatcher.description();
     if (request.sendInitialEvents() && !s.synced()) {
@@ -262,7 +333,6 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
       return ReflectorStep.LIST_NOW;
     }
     if (cause == null) {
-      Duration lasted = Duration.ofNanos(clock.nanoTime() - started);
       if (ReflectorStep.endedTooSoon(s.events(), lasted, s.expired())) {
         endSession(error(what + " ended after " + lasted.toMillis() + " ms without events", null));
         metrics.watchRestarted(RestartReason.SHORT);
@@ -273,6 +343,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
       return ReflectorStep.WATCH_NOW;
     }
     endSession(error(what + " ended", cause));
+    retryAfter = ApiErrors.retryAfter(cause);
     metrics.watchRestarted(RestartReason.of(cause));
     return ReflectorStep.afterWatchFailure(cause);
   }
@@ -298,6 +369,12 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
   /** A list (plain or streaming) completed at {@code resourceVersion}. */
   void synced(String resourceVersion) {
     metrics.listed(state.synced(resourceVersion));
+    backoff.reset();
+  }
+
+  /** A watch delivered its first event or bookmark: the server serves it again. */
+  void watchConfirmed() {
+    backoff.reset();
   }
 
   /** A watch event arrived (before it is applied). */

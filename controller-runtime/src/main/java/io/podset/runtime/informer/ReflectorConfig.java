@@ -3,6 +3,7 @@ package io.podset.runtime.informer;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -18,6 +19,11 @@ import java.util.function.DoubleSupplier;
  * @param random source of uniform numbers in [0, 1) for timeouts and jitter
  * @param streamingList try a streaming list (watch with sendInitialEvents) before a plain list
  * @param streamingListTimeout give up on a streaming list whose end bookmark has not come by then
+ * @param relistBurst relists allowed back to back ({@link RelistLimiter}; 3)
+ * @param relistInterval one more relist allowed per this interval once the burst is spent (5 s);
+ *     zero for no bound
+ * @param lagSamplePeriod how often the server's newest resourceVersion is sampled for the cache lag
+ *     ({@link CacheLag}; 5 s); zero for never
  */
 record ReflectorConfig(
     int pageSize,
@@ -28,7 +34,10 @@ record ReflectorConfig(
     double jitter,
     DoubleSupplier random,
     boolean streamingList,
-    Duration streamingListTimeout) {
+    Duration streamingListTimeout,
+    int relistBurst,
+    Duration relistInterval,
+    Duration lagSamplePeriod) {
 
   ReflectorConfig {
     if (pageSize <= 0) {
@@ -40,6 +49,16 @@ record ReflectorConfig(
     Objects.requireNonNull(backoffReset, "backoffReset");
     Objects.requireNonNull(random, "random");
     Objects.requireNonNull(streamingListTimeout, "streamingListTimeout");
+    if (relistBurst <= 0) {
+      throw new IllegalArgumentException("relistBurst must be positive: " + relistBurst);
+    }
+    if (Objects.requireNonNull(relistInterval, "relistInterval").isNegative()) {
+      throw new IllegalArgumentException("relistInterval must not be negative: " + relistInterval);
+    }
+    if (Objects.requireNonNull(lagSamplePeriod, "lagSamplePeriod").isNegative()) {
+      throw new IllegalArgumentException(
+          "lagSamplePeriod must not be negative: " + lagSamplePeriod);
+    }
   }
 
   /** A random watch timeout in [min, 2 * min), whole seconds, at least one. */
@@ -59,45 +78,92 @@ record ReflectorConfig(
         0.5,
         () -> ThreadLocalRandom.current().nextDouble(),
         false,
-        Duration.ofMinutes(1));
+        Duration.ofMinutes(1),
+        3,
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(5));
   }
 
   ReflectorConfig withStreamingList(boolean enabled) {
-    return new ReflectorConfig(
-        pageSize,
-        minWatchTimeout,
-        initialBackoff,
-        maxBackoff,
-        backoffReset,
-        jitter,
-        random,
-        enabled,
-        streamingListTimeout);
+    return edit(b -> b.streamingList = enabled);
   }
 
   ReflectorConfig withPageSize(int size) {
-    return new ReflectorConfig(
-        size,
-        minWatchTimeout,
-        initialBackoff,
-        maxBackoff,
-        backoffReset,
-        jitter,
-        random,
-        streamingList,
-        streamingListTimeout);
+    return edit(b -> b.pageSize = size);
   }
 
   ReflectorConfig withBackoff(Duration initial, Duration max, DoubleSupplier rnd) {
-    return new ReflectorConfig(
-        pageSize,
-        minWatchTimeout,
-        initial,
-        max,
-        backoffReset,
-        jitter,
-        rnd,
-        streamingList,
-        streamingListTimeout);
+    return edit(
+        b -> {
+          b.initialBackoff = initial;
+          b.maxBackoff = max;
+          b.random = rnd;
+        });
+  }
+
+  ReflectorConfig withRelistLimit(int burst, Duration interval) {
+    return edit(
+        b -> {
+          b.relistBurst = burst;
+          b.relistInterval = interval;
+        });
+  }
+
+  ReflectorConfig withLagSamplePeriod(Duration period) {
+    return edit(b -> b.lagSamplePeriod = period);
+  }
+
+  /** A copy with {@code change} applied, validated as any config. */
+  private ReflectorConfig edit(Consumer<Copy> change) {
+    Copy copy = new Copy(this);
+    change.accept(copy);
+    return copy.build();
+  }
+
+  /** The components of a config, to change some of them. */
+  private static final class Copy {
+    int pageSize;
+    Duration minWatchTimeout;
+    Duration initialBackoff;
+    Duration maxBackoff;
+    Duration backoffReset;
+    double jitter;
+    DoubleSupplier random;
+    boolean streamingList;
+    Duration streamingListTimeout;
+    int relistBurst;
+    Duration relistInterval;
+    Duration lagSamplePeriod;
+
+    Copy(ReflectorConfig c) {
+      pageSize = c.pageSize;
+      minWatchTimeout = c.minWatchTimeout;
+      initialBackoff = c.initialBackoff;
+      maxBackoff = c.maxBackoff;
+      backoffReset = c.backoffReset;
+      jitter = c.jitter;
+      random = c.random;
+      streamingList = c.streamingList;
+      streamingListTimeout = c.streamingListTimeout;
+      relistBurst = c.relistBurst;
+      relistInterval = c.relistInterval;
+      lagSamplePeriod = c.lagSamplePeriod;
+    }
+
+    ReflectorConfig build() {
+      return new ReflectorConfig(
+          pageSize,
+          minWatchTimeout,
+          initialBackoff,
+          maxBackoff,
+          backoffReset,
+          jitter,
+          random,
+          streamingList,
+          streamingListTimeout,
+          relistBurst,
+          relistInterval,
+          lagSamplePeriod);
+    }
   }
 }

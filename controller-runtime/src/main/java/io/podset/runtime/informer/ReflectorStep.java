@@ -3,10 +3,11 @@ package io.podset.runtime.informer;
 import java.time.Duration;
 
 /**
- * What a {@link Reflector} does after a list or a watch ended, and client-go's rules that choose
- * it: 410 Gone and refusals relist after a backoff; broken connections, 429 and 5xx re-watch after
- * a backoff (the cache stays valid); a watch that ended cleanly is re-opened at once, unless it
- * ended suspiciously fast without events.
+ * What a {@link Reflector} does after a list or a watch ended, and the rules that choose it: 410
+ * Gone relists at once (the relist limiter bounds how often; client-go waits its backoff first);
+ * other refusals relist after a backoff; broken connections, 429 and 5xx re-watch from the last
+ * version after a backoff (the cache stays valid); a watch that ended cleanly is re-opened at once,
+ * unless it ended suspiciously fast without events.
  */
 enum ReflectorStep {
   WATCH_NOW,
@@ -30,7 +31,7 @@ enum ReflectorStep {
   /** After a watch that failed to open or ended with {@code e}. */
   static ReflectorStep afterWatchFailure(RuntimeException e) {
     if (ApiErrors.isGone(e)) {
-      return LIST_AFTER_BACKOFF;
+      return LIST_NOW;
     }
     return ApiErrors.isRetriableWatchError(e) ? WATCH_AFTER_BACKOFF : LIST_AFTER_BACKOFF;
   }

@@ -5,6 +5,7 @@ import io.podset.runtime.cache.IndexFunction;
 import io.podset.runtime.cache.Indexer;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -99,6 +100,16 @@ public interface SharedInformer<T extends HasMetadata> extends AutoCloseable {
    * @throws IllegalArgumentException if {@code resourceVersion} is not numeric
    */
   CompletableFuture<Void> awaitObserved(String resourceVersion);
+
+  /**
+   * How far the cache is behind the server, sampled (see the {@code informer_lag_seconds} metric in
+   * the package documentation): the age of the oldest change the server was seen to have that the
+   * cache still lacks, zero when it lacks none. Empty while unknown (before the first sample, or
+   * when sampling is off). By default always empty.
+   */
+  default Optional<Duration> lag() {
+    return Optional.empty();
+  }
 
   /** The current health; see {@link InformerHealth}. */
   InformerHealth health();

@@ -41,6 +41,9 @@ final class WatchSession<T extends HasMetadata> implements WatchListener<T> {
       return;
     }
     reflector.received(event);
+    if (events == 0) {
+      reflector.watchConfirmed();
+    }
     try {
       apply(event);
       events++;

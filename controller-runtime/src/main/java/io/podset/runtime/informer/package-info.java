@@ -17,12 +17,21 @@
  * instead.
  *
  * <p>Recovery: a watch that ends normally is re-opened at once from the last resourceVersion; a
- * broken watch, 429 or 5xx is re-opened after a backoff (800 ms doubling to 30 s, with jitter,
- * starting over after two minutes without trouble); 410 Gone leads to a relist; an expired continue
- * token or a too-large resourceVersion to a quorum relist (resourceVersion ""). Deletions missed
- * while not watching are delivered as tombstones ({@code finalStateUnknown}). {@link
+ * broken watch, 429 or 5xx is re-opened from the last resourceVersion after a backoff (800 ms
+ * doubling to 30 s, with jitter), without a relist; 410 Gone leads to a relist; an expired continue
+ * token or a too-large resourceVersion to a quorum relist (resourceVersion ""). Deliberately unlike
+ * client-go, the backoff starts over as soon as a list completed or a watch delivered an event or
+ * stayed open for a second (not only after two minutes of health), a failed list page is asked
+ * again from its continue token, a server's Retry-After is the wait when it gives one, and 410
+ * relists without waiting; relists are bounded per informer instead (a burst of 3, then one per 5
+ * s), so a faster recovery never becomes a list storm. Deletions missed while not watching are
+ * delivered as tombstones ({@code finalStateUnknown}). {@link
  * io.podset.runtime.informer.SharedInformer#health()} says whether the informer is synced and
  * watching and what failed last; a list that keeps failing never hangs silently.
+ *
+ * <p>Cache lag: every 5 s an informer reads the server's newest resourceVersion (a quorum list of
+ * one object); its lag is the age of the oldest such sample the cache has not caught up with (zero
+ * when it has caught up with all), see {@link io.podset.runtime.informer.SharedInformer#lag()}.
  *
  * <p>Metrics: informers created with a Micrometer registry ({@link
  * io.podset.runtime.informer.SharedInformerFactory#create(io.fabric8.kubernetes.client.KubernetesClient,
@@ -33,8 +42,8 @@
  * 429 or 5xx; {@code error}: any other refusal; {@code short}: ended at once without events; {@code
  * ended}: a normal end), {@code informer_events_total{type}} ({@code added}, {@code modified},
  * {@code deleted}, {@code bookmark}), {@code informer_last_sync_age_seconds} (since the
- * resourceVersion last moved forward) and {@code informer_cache_size}. Without a registry they pay
- * nothing for metrics.
+ * resourceVersion last moved forward), {@code informer_lag_seconds} (the cache lag) and {@code
+ * informer_cache_size}. Without a registry they pay nothing for metrics.
  *
  * <p>All time (backoff, resync, watch timeouts) is read and scheduled through {@link
  * io.podset.runtime.time.Clock}, so tests drive it with a manual clock.

@@ -180,6 +180,25 @@ class HttpListPagerIT {
   }
 
   @Test
+  void latestResourceVersion_isAQuorumListOfOne_thatLeavesAListInProgressAlone() {
+    answers.put("", Answer.page("10", "t1", items("a", "b")));
+    answers.put("t1", Answer.page("10", null, items("c")));
+    HttpListPager<Pod> pager = pager();
+    pager.list(new ListRequest("0", 2, null));
+    Awaits.until(() -> queries.size() == 2, "the request for page 2");
+
+    answers.put("", Answer.page("17", "t9", items("a")));
+    assertThat(pager.latestResourceVersion()).isEqualTo("17");
+
+    assertThat(queries.get(2)).contains("limit=1").doesNotContain("resourceVersion", "continue");
+    assertThat(pager.hasRequestAhead())
+        .as("page 2 still ahead, no page sent for the probe")
+        .isTrue();
+    assertThat(names(pager.list(new ListRequest("", 2, "t1")))).containsExactly("c");
+    assertThat(queries).hasSize(3);
+  }
+
+  @Test
   void list_expiredContinueToken_failsThatPageWithTheServersGoneStatus() {
     answers.put("", Answer.page("10", "t1", items("a")));
     answers.put(

@@ -21,6 +21,8 @@ class InformerMetricsTest {
   private static final String NAME = "Pod[scripted]";
 
   private final ManualClock clock = new ManualClock();
+  // Off unless a test samples the lag: its waits would be the clock's next deadline.
+  private Duration lagSamplePeriod = Duration.ZERO;
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final List<SharedInformer<Pod>> informers = new ArrayList<>();
 
@@ -28,7 +30,8 @@ class InformerMetricsTest {
     InformerOptions options = InformerOptions.defaults();
     ReflectorConfig config =
         SharedInformers.reflectorConfig(options)
-            .withBackoff(Duration.ofMillis(800), Duration.ofSeconds(30), () -> 0.0);
+            .withBackoff(Duration.ofMillis(800), Duration.ofSeconds(30), () -> 0.0)
+            .withLagSamplePeriod(lagSamplePeriod);
     SharedInformer<Pod> informer =
         SharedInformers.create(Pod.class, server, options, clock, config, registry);
     informers.add(informer);
@@ -83,6 +86,30 @@ class InformerMetricsTest {
   }
 
   @Test
+  void lagGauge_isNaNWhileUnknown_thenTheSampledLag() {
+    ScriptedListerWatcher<Pod> server = new ScriptedListerWatcher<>();
+    informer(server).start();
+    assertThat(gauge(InformerMetrics.LAG).value()).isNaN(); // sampling is off here
+
+    lagSamplePeriod = Duration.ofSeconds(1);
+    ScriptedListerWatcher<Pod> sampled = new ScriptedListerWatcher<>();
+    sampled.latestVersion("10");
+    informers.get(0).close(); // frees the name for the next informer's gauges
+    informer(sampled).start();
+    sampled.nextList().reply("5", List.of());
+    sampled.nextWatch().accept();
+    Awaits.until(
+        () -> clock.nextDeadline().filter(Duration.ofSeconds(1)::equals).isPresent(), "sleeping");
+    clock.advance(Duration.ofSeconds(1));
+    Awaits.until(() -> sampled.probes() >= 1, "a sample");
+    Awaits.until(
+        () -> clock.nextDeadline().filter(Duration.ofSeconds(1)::equals).isPresent(), "sampled");
+    clock.advance(Duration.ofSeconds(1));
+
+    Awaits.until(() -> gauge(InformerMetrics.LAG).value() >= 1.0, "one second behind version 10");
+  }
+
+  @Test
   void watchRestarts_areCountedByReason_andRelistsApart() {
     ScriptedListerWatcher<Pod> server = new ScriptedListerWatcher<>();
     informer(server).start();
@@ -90,22 +117,22 @@ class InformerMetricsTest {
     WatchCall<Pod> first = server.nextWatch().accept();
     awaitCount(InformerMetrics.WATCHES, 1);
 
-    first.end(Pods.gone());
-    advanceBackoff(Duration.ofMillis(800));
+    first.end(Pods.gone()); // relisted at once
     server.nextList().reply("12", List.of());
     WatchCall<Pod> second = server.nextWatch().accept();
     awaitCount(InformerMetrics.WATCHES, 2);
 
+    // The relist reset the backoff.
     second.end(Pods.connectionRefused());
-    advanceBackoff(Duration.ofMillis(1600));
+    advanceBackoff(Duration.ofMillis(800));
     server.nextWatch().fail(Pods.forbidden());
-    advanceBackoff(Duration.ofMillis(3200));
+    advanceBackoff(Duration.ofMillis(1600));
     server.nextList().reply("13", List.of());
     WatchCall<Pod> third = server.nextWatch().accept();
     awaitCount(InformerMetrics.WATCHES, 3);
 
     third.end(); // at once, without events: suspicious
-    advanceBackoff(Duration.ofMillis(6400));
+    advanceBackoff(Duration.ofMillis(800));
     WatchCall<Pod> fourth = server.nextWatch().accept();
     awaitCount(InformerMetrics.WATCHES, 4);
 

@@ -46,7 +46,8 @@ class PagedListTest {
     TwoPages pages = new TwoPages();
 
     PagedList.Result<Pod> result =
-        new PagedList<>(pages, UnaryOperator.identity(), 2).read("0", () -> false);
+        new PagedList<>(pages, UnaryOperator.identity(), 2)
+            .read("0", () -> false, (e, attempt) -> false);
 
     assertThat(result.items())
         .extracting(p -> p.getMetadata().getName())
@@ -68,7 +69,8 @@ class PagedListTest {
         };
 
     PagedList.Result<Pod> result =
-        new PagedList<>(pages, stopAfterFirstPage, 2).read("0", stopped::get);
+        new PagedList<>(pages, stopAfterFirstPage, 2)
+            .read("0", stopped::get, (e, attempt) -> false);
 
     assertThat(result).isNull();
     assertThat(pages.requests).hasSize(1);

@@ -56,6 +56,22 @@ final class Pods {
             .build());
   }
 
+  /** 429 whose Status says to retry after {@code seconds}, as kube-apiserver's does. */
+  static KubernetesClientException tooManyRequests(int seconds) {
+    return new KubernetesClientException(
+        new StatusBuilder()
+            .withCode(429)
+            .withReason("TooManyRequests")
+            .withMessage("slow down")
+            .withDetails(new StatusDetailsBuilder().withRetryAfterSeconds(seconds).build())
+            .build());
+  }
+
+  static KubernetesClientException internalError() {
+    return new KubernetesClientException(
+        new StatusBuilder().withCode(500).withReason("InternalError").withMessage("oops").build());
+  }
+
   static KubernetesClientException forbidden() {
     return new KubernetesClientException(
         new StatusBuilder().withCode(403).withReason("Forbidden").withMessage("no access").build());

@@ -9,6 +9,7 @@ import io.podset.runtime.informer.ScriptedListerWatcher.WatchCall;
 import io.podset.runtime.time.ManualClock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,8 @@ import org.junit.jupiter.api.Test;
 class ReflectorTest {
 
   private final ManualClock clock = new ManualClock();
+  // Off unless a test samples the lag: its waits would be the clock's next deadline.
+  private Duration lagSamplePeriod = Duration.ZERO;
   private final ScriptedListerWatcher<Pod> server = new ScriptedListerWatcher<>();
   private volatile double random = 0.0;
   private SharedInformer<Pod> informer;
@@ -23,7 +26,8 @@ class ReflectorTest {
   private SharedInformer<Pod> informer(InformerOptions options) {
     ReflectorConfig config =
         SharedInformers.reflectorConfig(options)
-            .withBackoff(Duration.ofMillis(800), Duration.ofSeconds(30), () -> random);
+            .withBackoff(Duration.ofMillis(800), Duration.ofSeconds(30), () -> random)
+            .withLagSamplePeriod(lagSamplePeriod);
     informer = SharedInformers.create(Pod.class, server, options, clock, config);
     return informer;
   }
@@ -104,7 +108,7 @@ class ReflectorTest {
   }
 
   @Test
-  void gone_onWatch_relistsFromTheLastVersionAfterBackoff_andTombstonesVanishedObjects() {
+  void gone_onWatch_relistsAtOnceFromTheLastVersion_andTombstonesVanishedObjects() {
     List<String> deletes = new java.util.concurrent.CopyOnWriteArrayList<>();
     WatchCall<Pod> watch = startSynced("10", pod("a", "5"), pod("b", "6"));
     informer.addEventHandler(
@@ -117,8 +121,6 @@ class ReflectorTest {
     watch.modified(pod("b", "11"));
 
     watch.end(Pods.gone());
-    awaitBackoff(Duration.ofMillis(800));
-    clock.advance(Duration.ofMillis(800));
 
     ListCall<Pod> relist = server.nextList();
     assertThat(relist.request.resourceVersion()).isEqualTo("11");
@@ -145,11 +147,48 @@ class ReflectorTest {
   }
 
   @Test
+  void failedPage_isAskedAgainFromItsContinueToken_keepingThePagesRead() {
+    CompletableFuture<Void> synced = informer(InformerOptions.defaults()).start();
+    server.nextList().replyPage("10", "token-1", List.of(pod("a", "3")));
+    server.nextList().fail(Pods.internalError());
+    awaitBackoff(Duration.ofMillis(800));
+    clock.advance(Duration.ofMillis(800));
+    ListCall<Pod> again = server.nextList();
+    assertThat(again.request).isEqualTo(new ListRequest("", 500, "token-1"));
+    again.fail(Pods.tooManyRequests(2));
+    awaitBackoff(Duration.ofSeconds(2));
+    clock.advance(Duration.ofSeconds(2));
+
+    server.nextList().reply("10", List.of(pod("b", "4")));
+
+    server.nextWatch().accept();
+    synced.join();
+    assertThat(cachedVersions()).containsExactly("a@3", "b@4");
+    assertThat(informer.health().relistCount()).isZero();
+  }
+
+  @Test
+  void aPageFailingEveryAttempt_failsTheList_thenTheListStartsOverAfterABackoff() {
+    informer(InformerOptions.defaults()).start();
+    server.nextList().replyPage("10", "token-1", List.of(pod("a", "3")));
+    long delay = 800;
+    for (int attempt = 1; attempt < Reflector.PAGE_ATTEMPTS; attempt++) {
+      server.nextList().fail(Pods.internalError());
+      awaitBackoff(Duration.ofMillis(delay));
+      clock.advance(Duration.ofMillis(delay));
+      delay *= 2;
+    }
+    server.nextList().fail(Pods.internalError());
+
+    awaitBackoff(Duration.ofMillis(delay));
+    clock.advance(Duration.ofMillis(delay));
+    assertThat(server.nextList().request).isEqualTo(new ListRequest("0", 500, null));
+  }
+
+  @Test
   void tooLargeResourceVersion_leadsToAnImmediateQuorumRelist() {
     WatchCall<Pod> watch = startSynced("10");
     watch.end(Pods.gone());
-    awaitBackoff(Duration.ofMillis(800));
-    clock.advance(Duration.ofMillis(800));
     ListCall<Pod> relist = server.nextList();
     assertThat(relist.request.resourceVersion()).isEqualTo("10");
 
@@ -196,6 +235,166 @@ class ReflectorTest {
     healthy.end(Pods.connectionRefused());
 
     awaitBackoff(Duration.ofMillis(800));
+  }
+
+  @Test
+  void backoff_startsOverOnceAReopenedWatchDeliversAnEvent_notOnlyAfterTwoHealthyMinutes() {
+    WatchCall<Pod> watch = startSynced("10");
+    watch.added(pod("a", "11"));
+    watch.end(Pods.connectionRefused());
+    for (long millis : new long[] {800, 1600, 3200}) {
+      awaitBackoff(Duration.ofMillis(millis));
+      clock.advance(Duration.ofMillis(millis));
+      server.nextWatch().fail(Pods.connectionRefused());
+    }
+    awaitBackoff(Duration.ofMillis(6400));
+    clock.advance(Duration.ofMillis(6400));
+    WatchCall<Pod> back = server.nextWatch().accept();
+    back.bookmark("12");
+
+    back.end(Pods.connectionRefused());
+
+    // client-go would wait 12.8 s here: its backoff starts over only after 2 min without failure.
+    awaitBackoff(Duration.ofMillis(800));
+  }
+
+  @Test
+  void backoff_startsOverAfterAWatchThatStayedOpen_evenWithoutEvents() {
+    WatchCall<Pod> watch = startSynced("10");
+    watch.end(Pods.connectionRefused());
+    for (long millis : new long[] {800, 1600}) {
+      awaitBackoff(Duration.ofMillis(millis));
+      clock.advance(Duration.ofMillis(millis));
+      server.nextWatch().fail(Pods.connectionRefused());
+    }
+    awaitBackoff(Duration.ofMillis(3200));
+    clock.advance(Duration.ofMillis(3200));
+    WatchCall<Pod> quiet = server.nextWatch().accept(); // open, its events held back
+    Awaits.until(() -> informer.health().watching(), "watching");
+    clock.advance(Duration.ofSeconds(2));
+
+    quiet.end(Pods.connectionRefused());
+
+    awaitBackoff(Duration.ofMillis(800));
+  }
+
+  @Test
+  void backoff_startsOverAfterASuccessfulList() {
+    WatchCall<Pod> watch = startSynced("10");
+    watch.end(Pods.forbidden()); // a refusal: relist after a backoff
+    awaitBackoff(Duration.ofMillis(800));
+    clock.advance(Duration.ofMillis(800));
+    server.nextList().fail(Pods.internalError());
+    awaitBackoff(Duration.ofMillis(1600));
+    clock.advance(Duration.ofMillis(1600));
+    server.nextList().reply("20", List.of());
+
+    server.nextWatch().fail(Pods.connectionRefused());
+
+    awaitBackoff(Duration.ofMillis(800));
+  }
+
+  @Test
+  void retryAfter_isTheWaitInsteadOfTheExponentialDelay_andDoesNotGrowIt() {
+    WatchCall<Pod> watch = startSynced("10");
+    watch.end(Pods.connectionRefused());
+    awaitBackoff(Duration.ofMillis(800));
+    clock.advance(Duration.ofMillis(800));
+    server.nextWatch().fail(Pods.tooManyRequests(3));
+
+    awaitBackoff(Duration.ofSeconds(3));
+    clock.advance(Duration.ofSeconds(3));
+    server.nextWatch().fail(Pods.connectionRefused());
+
+    awaitBackoff(Duration.ofMillis(1600));
+    clock.advance(Duration.ofMillis(1600));
+    assertThat(server.nextWatch().request.resourceVersion()).isEqualTo("10");
+  }
+
+  @Test
+  void retryAfter_onAList_isTheWaitBeforeTheNextList() {
+    informer(InformerOptions.defaults()).start();
+
+    server.nextList().fail(Pods.tooManyRequests(2));
+
+    awaitBackoff(Duration.ofSeconds(2));
+    clock.advance(Duration.ofSeconds(2));
+    server.nextList().reply("5", List.of());
+    server.nextWatch().accept();
+    Awaits.until(informer::hasSynced, "synced");
+  }
+
+  @Test
+  void relists_areBoundedPerInformer_aBurstOfThree_thenOnePerFiveSeconds() {
+    WatchCall<Pod> watch = startSynced("10");
+    watch.end(Pods.gone());
+    for (int i = 1; i <= 3; i++) {
+      // Each relist is answered, then its watch is refused with 410 again: a compaction storm.
+      server.nextList().reply(String.valueOf(10 + i), List.of());
+      server.nextWatch().fail(Pods.gone());
+    }
+
+    awaitBackoff(Duration.ofSeconds(5));
+    server.assertNoPendingCalls();
+    clock.advance(Duration.ofSeconds(5));
+    server.nextList().reply("20", List.of());
+    server.nextWatch().fail(Pods.gone());
+    awaitBackoff(Duration.ofSeconds(5));
+    clock.advance(Duration.ofSeconds(5));
+    server.nextList().reply("21", List.of());
+    server.nextWatch().accept();
+    Awaits.until(() -> informer.health().healthy(), "healthy");
+    assertThat(informer.health().relistCount()).isEqualTo(5);
+  }
+
+  @Test
+  void lag_isTheAgeOfTheOldestServerVersionTheCacheLacks_andZeroOnceCaughtUp() {
+    lagSamplePeriod = Duration.ofSeconds(1);
+    server.latestVersion("10");
+    WatchCall<Pod> watch = startSynced("10");
+    assertThat(informer.lag()).as("before the first sample, one period after the start").isEmpty();
+    sampleAfterAPeriod();
+    assertThat(informer.lag()).contains(Duration.ZERO);
+
+    // The server moved on (its watch events held back): sampled at t = 2 s and t = 3 s.
+    server.latestVersion("20");
+    sampleAfterAPeriod();
+    server.latestVersion("30");
+    sampleAfterAPeriod();
+    clock.advance(Duration.ofMillis(500));
+    assertThat(informer.lag()).as("behind the sample of 20").contains(Duration.ofMillis(1500));
+
+    watch.added(pod("a", "25"));
+    Awaits.until(
+        () -> informer.lag().equals(Optional.of(Duration.ofMillis(500))),
+        "only behind the sample of 30");
+    watch.bookmark("30");
+    Awaits.until(() -> informer.lag().equals(Optional.of(Duration.ZERO)), "caught up");
+    assertThat(server.probes()).isEqualTo(3);
+  }
+
+  @Test
+  void lag_isUnknownUntilASampleSucceeds() {
+    lagSamplePeriod = Duration.ofSeconds(1);
+    startSynced("10"); // the probe's reads fail: no version scripted
+    sampleAfterAPeriod();
+
+    assertThat(informer.lag()).isEmpty();
+    assertThat(server.probes()).isEqualTo(1);
+  }
+
+  /** Lets the lag probe's period pass; returns once it took its sample and sleeps again. */
+  private void sampleAfterAPeriod() {
+    Awaits.until(
+        () -> clock.nextDeadline().filter(lagSamplePeriod::equals).isPresent(),
+        "the lag probe sleeps");
+    int before = server.probes();
+    clock.advance(lagSamplePeriod);
+    Awaits.until(
+        () ->
+            server.probes() > before
+                && clock.nextDeadline().filter(lagSamplePeriod::equals).isPresent(),
+        "the lag probe sampled and sleeps again");
   }
 
   @Test
@@ -280,8 +479,6 @@ class ReflectorTest {
     WatchCall<Pod> watch = server.nextWatch();
     assertThat(watch.request.sendInitialEvents()).isFalse();
     watch.accept().end(Pods.gone());
-    awaitBackoff(Duration.ofMillis(800));
-    clock.advance(Duration.ofMillis(800));
     assertThat(server.nextList().request.resourceVersion()).isEqualTo("10");
   }
 

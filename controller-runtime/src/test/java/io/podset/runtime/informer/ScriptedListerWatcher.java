@@ -19,6 +19,10 @@ final class ScriptedListerWatcher<T extends HasMetadata> implements ListerWatche
 
   private final BlockingQueue<ListCall<T>> lists = new LinkedBlockingQueue<>();
   private final BlockingQueue<WatchCall<T>> watches = new LinkedBlockingQueue<>();
+  // The server's newest version the lag probe reads; null: the probe's read fails.
+  private volatile String latestVersion;
+  private final java.util.concurrent.atomic.AtomicInteger probes =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   @Override
   public ListPage<T> list(ListRequest request) {
@@ -33,6 +37,27 @@ final class ScriptedListerWatcher<T extends HasMetadata> implements ListerWatche
     watches.add(call);
     join(call.started);
     return call::markClosedByClient;
+  }
+
+  /** Answers the lag probe apart from the scripted lists, from {@link #latestVersion(String)}. */
+  @Override
+  public String latestResourceVersion() {
+    probes.incrementAndGet();
+    String version = latestVersion;
+    if (version == null) {
+      throw new IllegalStateException("no server version scripted");
+    }
+    return version;
+  }
+
+  /** What the lag probe reads from now on (null: its reads fail). */
+  void latestVersion(String version) {
+    latestVersion = version;
+  }
+
+  /** How many times the lag probe read. */
+  int probes() {
+    return probes.get();
   }
 
   @Override

@@ -46,6 +46,13 @@ class SharedInformerStressTest {
     private volatile CountDownLatch listGate = new CountDownLatch(0);
 
     @Override
+    public String latestResourceVersion() {
+      synchronized (lock) {
+        return String.valueOf(resourceVersion);
+      }
+    }
+
+    @Override
     public ListPage<Pod> list(ListRequest request) {
       try {
         listGate.await();

@@ -298,9 +298,6 @@ class SharedInformerTest {
     recorder.awaitCount(2);
 
     watch.end(Pods.gone());
-    Awaits.until(
-        () -> clock.nextDeadline().filter(Duration.ofMillis(800)::equals).isPresent(), "backoff");
-    clock.advance(Duration.ofMillis(800));
     server.nextList().reply("20", List.of(pod("a", "1"), pod("b", "15")));
     server.nextWatch().accept();
 
