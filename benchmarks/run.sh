@@ -227,7 +227,7 @@ warm_lists() {
 
 if has_area informer; then
   # shellcheck disable=SC2206 # INFORMER_CONTENDERS holds several names
-  informer_contenders=(${INFORMER_CONTENDERS:-ours fabric8-vertx fabric8-okhttp fabric8-jdk})
+  informer_contenders=(${INFORMER_CONTENDERS:-ours ours-operator fabric8-vertx fabric8-okhttp fabric8-jdk})
   n_contenders=${#informer_contenders[@]}
   for pods in "${informer_sizes[@]}"; do
     label="$((pods / 1000))k"
