@@ -40,11 +40,14 @@ final class DefaultController implements Controller {
   private final Duration cacheSyncTimeout;
   private final Clock clock;
   private final Runnable onClose;
+  private final List<AutoCloseable> closeables;
   // Whether the queueing handlers are registered inline (ControllerBuilder#inlineEventHandlers).
   private final boolean inlineEventHandlers;
   private final ReconcileCauses causes = new ReconcileCauses();
   private final AtomicInteger active = new AtomicInteger();
   private final ControllerMetrics metrics;
+  // Null for controllers without a read-your-writes barrier.
+  private final ReconcileGate gate;
 
   private final Object lock = new Object();
   // Guarded by lock: NEW -> STARTING -> RUNNING -> CLOSED; any state may move to CLOSED.
@@ -70,7 +73,9 @@ final class DefaultController implements Controller {
     this.cacheSyncTimeout = spec.cacheSyncTimeout();
     this.clock = spec.clock();
     this.onClose = spec.onClose();
+    this.closeables = spec.closeables();
     this.inlineEventHandlers = spec.inlineEventHandlers();
+    this.gate = spec.gate();
     this.metrics = new ControllerMetrics(spec.meterRegistry(), name, active, workerCount);
   }
 
@@ -169,6 +174,8 @@ final class DefaultController implements Controller {
       state = State.CLOSED;
     }
     queue.shutDown();
+    closeResources();
+    metrics.close();
     onClose.run();
     throw new CacheSyncTimeoutException(message.toString());
   }
@@ -189,6 +196,13 @@ final class DefaultController implements Controller {
   }
 
   private void process(Request request) {
+    CompletableFuture<Void> held = gate == null ? null : gate.heldBack(request);
+    if (held != null) {
+      // Not a reconcile: the request comes back once the gate opens; its causes stay noted.
+      held.whenComplete((ignored, failure) -> queue.add(request));
+      queue.done(request);
+      return;
+    }
     long started = clock.nanoTime();
     int retries = queue.numRequeues(request);
     active.incrementAndGet();
@@ -272,9 +286,21 @@ final class DefaultController implements Controller {
       running.forEach(Thread::interrupt);
     }
     running.forEach(worker -> join(worker, Duration.ofSeconds(5)));
+    closeResources();
+    metrics.close();
     onClose.run();
     log.info("Stopped controller {}", name);
     return drained;
+  }
+
+  private void closeResources() {
+    for (AutoCloseable resource : closeables) {
+      try {
+        resource.close();
+      } catch (Exception e) {
+        log.warn("Controller {}: closing {} failed", name, resource, e);
+      }
+    }
   }
 
   private static boolean join(Thread thread, Duration timeout) {
