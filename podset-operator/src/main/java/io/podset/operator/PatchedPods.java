@@ -1,6 +1,6 @@
 package io.podset.operator;
 
-import io.podset.runtime.expectations.ResourceVersions;
+import io.podset.runtime.informer.ResourceVersions;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;

@@ -1,7 +1,6 @@
 package io.podset.operator;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -9,6 +8,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.operator.PodSetPlan.ContainerImage;
 import io.podset.operator.PodSetPlan.ImageUpdate;
+import io.podset.runtime.client.ApiFailures;
 import io.podset.runtime.client.ObjectWriter;
 import io.podset.runtime.client.WrittenObject;
 import io.podset.runtime.event.EventRecorder;
@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -112,7 +111,6 @@ final class PlanExecutor implements AutoCloseable {
   }
 
   private ReplicaFailure create(Request key, PodSet podSet, Pod pod, int total) {
-    String namespace = podSet.getMetadata().getNamespace();
     expectations.expectCreations(key, total);
     int done = 0;
     ReplicaFailure failure = null;
@@ -131,7 +129,7 @@ final class PlanExecutor implements AutoCloseable {
                   return null;
                 } catch (RuntimeException e) {
                   expectations.creationFailed(key);
-                  String error = describe(e);
+                  String error = ApiFailures.describe(e);
                   events.warning(podSet, "FailedCreate", "Error creating: " + error);
                   return new ReplicaFailure(
                       ReplicaFailure.FAILED_CREATE, "cannot create pods: " + error, e);
@@ -183,7 +181,7 @@ final class PlanExecutor implements AutoCloseable {
                 return null;
               } catch (RuntimeException e) {
                 expectations.deletionFailed(key, uid);
-                String error = describe(e);
+                String error = ApiFailures.describe(e);
                 events.warning(podSet, "FailedDelete", "Error deleting: " + error);
                 return new ReplicaFailure(
                     ReplicaFailure.FAILED_DELETE, "cannot delete pod " + name + ": " + error, e);
@@ -241,7 +239,7 @@ final class PlanExecutor implements AutoCloseable {
       if (goneIsFine && e.getCode() == 404) {
         return null;
       }
-      String error = describe(e);
+      String error = ApiFailures.describe(e);
       events.warning(podSet, "FailedUpdate", "Error " + verb + " pod " + name + ": " + error);
       return new ReplicaFailure(
           ReplicaFailure.FAILED_UPDATE, "cannot finish " + verb + " pod " + name + ": " + error, e);
@@ -273,23 +271,6 @@ final class PlanExecutor implements AutoCloseable {
       }
     }
     return first;
-  }
-
-  /** The server's message and HTTP status, or the exception itself when there was no answer. */
-  static String describe(Throwable failure) {
-    Throwable t = failure;
-    while (t instanceof CompletionException && t.getCause() != null) {
-      t = t.getCause();
-    }
-    if (t instanceof KubernetesClientException k) {
-      Status status = k.getStatus();
-      String message =
-          status != null && status.getMessage() != null && !status.getMessage().isEmpty()
-              ? status.getMessage()
-              : k.getMessage();
-      return k.getCode() > 0 ? message + " (HTTP " + k.getCode() + ")" : message;
-    }
-    return String.valueOf(t);
   }
 
   private static String describeImages(List<ContainerImage> changes) {

@@ -70,6 +70,81 @@ public record PodSetPlan(
     }
   }
 
+  /**
+   * A plan that writes no pod: the cache may be stale, the PodSet is being deleted, or {@code
+   * problem} (nullable) makes it unworkable. Only the status is computed, from {@code active}.
+   */
+  static PodSetPlan observeOnly(String problem, PodTemplateHash templateHash, List<Pod> active) {
+    return new PodSetPlan(
+        problem,
+        false,
+        templateHash,
+        active,
+        List.of(),
+        List.of(),
+        0,
+        null,
+        List.of(),
+        List.of(),
+        List.of());
+  }
+
+  /** Adopts and releases, then creates {@code create} copies of {@code podToCreate}. */
+  static PodSetPlan scaleUp(
+      PodTemplateHash templateHash,
+      List<Pod> active,
+      List<Pod> adopt,
+      List<Pod> release,
+      int create,
+      Pod podToCreate) {
+    Objects.requireNonNull(podToCreate, "podToCreate");
+    return new PodSetPlan(
+        null,
+        true,
+        templateHash,
+        active,
+        adopt,
+        release,
+        create,
+        podToCreate,
+        List.of(),
+        List.of(),
+        List.of());
+  }
+
+  /** Adopts and releases, then deletes {@code delete}, in that order. */
+  static PodSetPlan scaleDown(
+      PodTemplateHash templateHash,
+      List<Pod> active,
+      List<Pod> adopt,
+      List<Pod> release,
+      List<Pod> delete) {
+    return new PodSetPlan(
+        null, true, templateHash, active, adopt, release, 0, null, delete, List.of(), List.of());
+  }
+
+  /** Adopts and releases at the right count, then replaces and patches outdated pods. */
+  static PodSetPlan update(
+      PodTemplateHash templateHash,
+      List<Pod> active,
+      List<Pod> adopt,
+      List<Pod> release,
+      List<Pod> replace,
+      List<ImageUpdate> imageUpdates) {
+    return new PodSetPlan(
+        null,
+        true,
+        templateHash,
+        active,
+        adopt,
+        release,
+        0,
+        null,
+        List.of(),
+        replace,
+        imageUpdates);
+  }
+
   /** The problem that makes the PodSet unworkable, if any. */
   public Optional<String> problemMessage() {
     return Optional.ofNullable(problem);

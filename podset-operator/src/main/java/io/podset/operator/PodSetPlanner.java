@@ -122,18 +122,7 @@ public final class PodSetPlanner {
     List<Pod> active = owned.stream().filter(Pods::isActive).toList();
     String problemText = problem.orElse(null);
     if (!actionable) {
-      return new PodSetPlan(
-          problemText,
-          false,
-          hash,
-          active,
-          List.of(),
-          List.of(),
-          0,
-          null,
-          List.of(),
-          List.of(),
-          List.of());
+      return PodSetPlan.observeOnly(problemText, hash, active);
     }
 
     int replicas = spec.effectiveReplicas();
@@ -142,19 +131,16 @@ public final class PodSetPlanner {
     if (diff < 0) {
       int create = Math.min(-diff, burst);
       Pod pod = PodTemplates.newPod(podSet, template, hash);
-      return new PodSetPlan(
-          null, true, hash, active, adopt, release, create, pod, List.of(), List.of(), List.of());
+      return PodSetPlan.scaleUp(hash, active, adopt, release, create, pod);
     }
     if (diff > 0) {
       List<Pod> delete = active.stream().sorted(ranking).limit(Math.min(diff, burst)).toList();
-      return new PodSetPlan(
-          null, true, hash, active, adopt, release, 0, null, delete, List.of(), List.of());
+      return PodSetPlan.scaleDown(hash, active, adopt, release, delete);
     }
     List<Pod> replace = new ArrayList<>();
     List<ImageUpdate> imageUpdates = new ArrayList<>();
     planUpdate(spec, template, hash, active, ranking, replace, imageUpdates);
-    return new PodSetPlan(
-        null, true, hash, active, adopt, release, 0, null, List.of(), replace, imageUpdates);
+    return PodSetPlan.update(hash, active, adopt, release, replace, imageUpdates);
   }
 
   private static void planUpdate(

@@ -11,6 +11,7 @@ import io.podset.runtime.cache.IndexFunction;
 import io.podset.runtime.cache.Indexer;
 import io.podset.runtime.cache.Indexers;
 import io.podset.runtime.cache.Store;
+import io.podset.runtime.client.ApiFailures;
 import io.podset.runtime.client.ObjectWriter;
 import io.podset.runtime.client.WrittenObject;
 import io.podset.runtime.event.EventRecorder;
@@ -295,7 +296,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
               .get();
     } catch (KubernetesClientException e) {
       throw new PodSetReconcileException(
-          "PodSet " + request + ": cannot confirm it still exists: " + PlanExecutor.describe(e), e);
+          "PodSet " + request + ": cannot confirm it still exists: " + ApiFailures.describe(e), e);
     }
     String uid = cached.getMetadata().getUid();
     if (live == null
@@ -334,7 +335,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
         return; // deleted meanwhile
       }
       throw new PodSetReconcileException(
-          "PodSet " + request + ": cannot write status: " + PlanExecutor.describe(e), e);
+          "PodSet " + request + ": cannot write status: " + ApiFailures.describe(e), e);
     }
   }
 

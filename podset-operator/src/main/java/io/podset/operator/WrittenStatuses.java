@@ -2,7 +2,7 @@ package io.podset.operator;
 
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetStatus;
-import io.podset.runtime.expectations.ResourceVersions;
+import io.podset.runtime.informer.ResourceVersions;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;

@@ -426,7 +426,7 @@ class PodSetControllerIT {
     assertThat(failure.reason()).isEqualTo("FailedCreate");
     assertThat(failure.message())
         .contains(code == 403 ? "exceeded quota" : "etcdserver")
-        .endsWith("(HTTP " + code + ")");
+        .endsWith("(HTTP " + code + (code == 403 ? " Forbidden)" : " InternalError)"));
     // One create per attempt (slow start stops at the first failed batch), retried at the
     // controller's per-key exponential backoff: after the i-th failure at least 5 ms * 2^i, so the
     // floor of the gap doubles each time. Our own status write does not trigger an early retry.

@@ -718,7 +718,7 @@ class PodSetReconcilerIT {
     assertThat(failure.reason()).isEqualTo("FailedCreate");
     assertThat(failure.message())
         .startsWith("cannot create pods: pods \"web-x\" is forbidden: exceeded quota")
-        .endsWith("(HTTP 403)");
+        .endsWith("(HTTP 403 Forbidden)");
     assertThat(events).anyMatch(e -> e.startsWith("Warning FailedCreate Error creating: pods"));
     assertThat(events).noneMatch(e -> e.contains("SuccessfulCreate"));
 
@@ -742,7 +742,7 @@ class PodSetReconcilerIT {
 
     assertThatThrownBy(() -> reconciler.reconcile(request))
         .isInstanceOf(PodSetReconcileException.class)
-        .hasMessageContaining("etcdserver: request timed out (HTTP 500)")
+        .hasMessageContaining("etcdserver: request timed out (HTTP 500 InternalError)")
         // The server's answer stays attached, so the controller logs it as a transient failure.
         .cause()
         .isInstanceOf(KubernetesClientException.class)
@@ -751,7 +751,7 @@ class PodSetReconcilerIT {
 
     assertThat(
             stored().getStatus().condition(PodSetCondition.REPLICA_FAILURE).orElseThrow().message())
-        .isEqualTo("cannot create pods: etcdserver: request timed out (HTTP 500)");
+        .isEqualTo("cannot create pods: etcdserver: request timed out (HTTP 500 InternalError)");
     // The expectation of the failed create was lowered: the retry acts at once.
     etcd.remove();
     caches.sync();

@@ -3,6 +3,8 @@ package io.podset.testkit;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.podset.runtime.time.Clock;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -248,7 +250,7 @@ final class ApiRouter implements RequestFilter.Chain {
                 name,
                 ObjectWrites.Target.MAIN,
                 current -> Scales.applyScale(type, current, body));
-        return scaleOf(type, ns, name, response);
+        return scaleOf(type, response);
       }
       case "PATCH" -> {
         com.fasterxml.jackson.databind.JsonNode patch = ObjectWrites.parsePatch(type, request);
@@ -264,7 +266,7 @@ final class ApiRouter implements RequestFilter.Chain {
                       ObjectWrites.applyPatch(request.contentType(), scale, patch);
                   return Scales.applyScale(type, current, patched);
                 });
-        return scaleOf(type, ns, name, response);
+        return scaleOf(type, response);
       }
       default ->
           throw StatusError.methodNotAllowed(
@@ -272,8 +274,16 @@ final class ApiRouter implements RequestFilter.Chain {
     }
   }
 
-  private ApiResult scaleOf(ResourceType type, String ns, String name, ApiResponse response) {
-    return ApiResponse.json(200, Scales.toScale(type, reads.find(type, ns, name)));
+  /**
+   * The Scale of the object {@code response} wrote: read from the answer, not the store, where a
+   * concurrent write may already have replaced it.
+   */
+  private static ApiResult scaleOf(ResourceType type, ApiResponse response) {
+    try {
+      return ApiResponse.json(200, Scales.toScale(type, (ObjectNode) Json.parse(response.body())));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the object just written", e);
+    }
   }
 
   private ApiResult watch(ApiRequest request, ResourceType type, String ns) {

@@ -334,7 +334,8 @@ final class ObjectStore {
           (a, b) ->
               Boolean.compare(
                   !a.equals(CrdController.CRD_STORAGE), !b.equals(CrdController.CRD_STORAGE)));
-      // Commit listeners (garbage collection) may undo a step; a second pass repairs that.
+      // Commit listeners (garbage collection) may undo a step; later passes repair that, up to
+      // three in all, stopping at the first pass that changes nothing.
       for (int pass = 0; pass < 3; pass++) {
         boolean changed = false;
         for (String storageKey : storageKeys) {

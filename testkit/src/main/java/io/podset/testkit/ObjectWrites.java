@@ -564,24 +564,13 @@ final class ObjectWrites {
    * when it was absent.
    */
   ObjectNode deleteObject(ResourceType type, String key, DeleteOptions options) {
-    boolean[] absent = new boolean[1];
-    ObjectStore.WriteResult result =
-        write(
+    // An absent object stays absent: the store answers null for it, stored or previewed.
+    return write(
             options.dryRun(),
             type.storageKey(),
             key,
-            current -> {
-              if (current == null) {
-                absent[0] = true;
-                return null;
-              }
-              return Deletions.next(type, current, options, clock.instant());
-            });
-    return absent[0] ? null : result.object();
-  }
-
-  /** Deletes one object by key without preconditions; null when it was absent. */
-  ObjectNode deleteQuietly(ResourceType type, String key) {
-    return deleteObject(type, key, DeleteOptions.NONE);
+            current ->
+                current == null ? null : Deletions.next(type, current, options, clock.instant()))
+        .object();
   }
 }

@@ -102,7 +102,8 @@
  * <ul>
  *   <li>Authentication, authorization (RBAC objects are stored, never enforced), admission
  *       webhooks, quotas, limit ranges, API priority and fairness; TLS (plain HTTP only); protobuf
- *       and YAML bodies (JSON only; CBOR neither).
+ *       and YAML responses (requests may be protobuf or YAML, answers are JSON only); CBOR in
+ *       either direction.
  *   <li>Garbage collection and namespace termination run synchronously after the write that
  *       triggers them (Kubernetes' controllers act a moment later, so clients must not rely on
  *       either timing); owner references are resolved by uid only (apiVersion, kind and name are

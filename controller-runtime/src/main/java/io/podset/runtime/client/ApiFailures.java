@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 
 /**
  * The exception fabric8's typed operations throw for a refused request, for code that talks to the
@@ -49,5 +51,56 @@ public final class ApiFailures {
             + (status.getMessage() == null ? text : status.getMessage())
             + ".";
     return new KubernetesClientException(message, code, status);
+  }
+
+  /**
+   * One line for logs, Events and conditions: the failure's message, then each cause's message it
+   * does not already contain (an API answer by its server message, not fabric8's request dump),
+   * then {@code (HTTP <code> <reason>)} of the first API answer in the chain unless the text
+   * already names that status. Completion and execution wrappers are skipped.
+   */
+  public static String describe(Throwable failure) {
+    Objects.requireNonNull(failure, "failure");
+    Throwable top = failure;
+    while ((top instanceof CompletionException || top instanceof ExecutionException)
+        && top.getCause() != null) {
+      top = top.getCause();
+    }
+    StringBuilder text = new StringBuilder(messageOf(top));
+    KubernetesClientException answer = top instanceof KubernetesClientException k ? k : null;
+    for (Throwable cause = top.getCause();
+        cause != null && cause != top;
+        cause = cause == cause.getCause() ? null : cause.getCause()) {
+      if (answer == null && cause instanceof KubernetesClientException k) {
+        answer = k;
+      }
+      String message = cause.getMessage() == null ? null : messageOf(cause);
+      if (message != null && !text.toString().contains(message)) {
+        text.append(": ").append(message);
+      }
+    }
+    if (answer != null && answer.getCode() > 0) {
+      String status = "HTTP " + answer.getCode();
+      if (!text.toString().contains(status)) {
+        String reason = answer.getStatus() == null ? null : answer.getStatus().getReason();
+        text.append(" (").append(status);
+        if (reason != null && !reason.isEmpty()) {
+          text.append(' ').append(reason);
+        }
+        text.append(')');
+      }
+    }
+    return text.toString();
+  }
+
+  /** An API answer's server message, else the exception's message, else its class. */
+  private static String messageOf(Throwable failure) {
+    if (failure instanceof KubernetesClientException k && k.getStatus() != null) {
+      String message = k.getStatus().getMessage();
+      if (message != null && !message.isEmpty()) {
+        return message;
+      }
+    }
+    return failure.getMessage() == null ? failure.getClass().getName() : failure.getMessage();
   }
 }

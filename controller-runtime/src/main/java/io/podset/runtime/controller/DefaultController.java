@@ -1,6 +1,7 @@
 package io.podset.runtime.controller;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.podset.runtime.client.ApiFailures;
 import io.podset.runtime.informer.HandlerRegistration;
 import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.reconcile.Reconciler;
@@ -235,7 +236,7 @@ final class DefaultController implements Controller {
             "Reconcile of {} failed, retry {} scheduled: {}",
             request,
             retries + 1,
-            ReconcileFailures.describe(e));
+            ApiFailures.describe(e));
         log.debug("Reconcile of {} failed with", request, e);
       } else {
         log.error("Reconcile of {} failed, retry {} scheduled", request, retries + 1, e);
@@ -275,7 +276,8 @@ final class DefaultController implements Controller {
       registrations.clear();
       running = List.copyOf(workers);
     }
-    // Drain: in-flight reconciles finish; queued ones are dropped (they resync on restart).
+    // Drain: workers finish the in-flight reconciles and the keys already queued; delayed requeues
+    // (addAfter, rate-limited retries) are dropped, and resync on the next start.
     boolean drained = queue.shutDownWithDrain(timeout);
     if (!drained) {
       log.warn(

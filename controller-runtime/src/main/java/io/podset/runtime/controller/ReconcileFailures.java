@@ -41,23 +41,4 @@ final class ReconcileFailures {
     }
     return false;
   }
-
-  /**
-   * One line: the failure's message, followed by the HTTP status of the API answer behind it when
-   * the message does not already say it.
-   */
-  static String describe(Throwable error) {
-    String message = error.getMessage() == null ? error.getClass().getName() : error.getMessage();
-    for (Throwable t = error; t != null && t != t.getCause(); t = t.getCause()) {
-      if (t instanceof KubernetesClientException e && e.getCode() > 0) {
-        String status = "HTTP " + e.getCode();
-        if (message.contains(status) || t == error) {
-          return message;
-        }
-        String reason = e.getStatus() == null ? null : e.getStatus().getReason();
-        return message + " (" + status + (reason == null ? "" : " " + reason) + ")";
-      }
-    }
-    return message;
-  }
 }

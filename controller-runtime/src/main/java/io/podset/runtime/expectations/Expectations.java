@@ -2,6 +2,7 @@ package io.podset.runtime.expectations;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.podset.runtime.informer.ResourceVersions;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -336,11 +337,10 @@ public final class Expectations<K> {
     }
 
     void noteWrite(String resourceVersion) {
-      if (ResourceVersions.parse(resourceVersion) < 0) {
+      if (!ResourceVersions.isNumeric(resourceVersion)) {
         unversionedWrite = true;
-      } else {
-        lastWrite =
-            lastWrite == null ? resourceVersion : ResourceVersions.max(lastWrite, resourceVersion);
+      } else if (lastWrite == null || ResourceVersions.compare(resourceVersion, lastWrite) > 0) {
+        lastWrite = resourceVersion;
       }
     }
   }

@@ -310,10 +310,6 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
     state.observed(resourceVersion);
   }
 
-  Clock clock() {
-    return clock;
-  }
-
   // --- helpers ---
 
   private boolean isClosed() {

@@ -29,6 +29,15 @@ public final class ResourceVersions {
   }
 
   /**
+   * True when {@code observed} is known to be at or after {@code written}: both numeric and {@code
+   * observed} not older; false when either is missing or not numeric, so callers fall back to
+   * events or timeouts.
+   */
+  public static boolean atLeast(String observed, String written) {
+    return isNumeric(observed) && isNumeric(written) && compare(observed, written) >= 0;
+  }
+
+  /**
    * Compares two numeric resourceVersions.
    *
    * @return negative, zero or positive as {@code a} is older than, equal to or newer than {@code b}

@@ -47,7 +47,12 @@ final class DefaultManager implements Manager {
   private final Clock clock;
   private final LeaderElectionConfig leaderElection;
   private final LeaderElector elector;
-  private final ManagerBuilder config;
+  // Copied from the builder, which stays mutable and may build other managers.
+  private final String identity;
+  private final String bindAddress;
+  private final int configuredHealthPort;
+  private final int configuredMetricsPort;
+  private final Duration shutdownTimeout;
   private final Readiness readiness;
   // Runs controller starts and stops, which block, off the leader election thread.
   private final ExecutorService lifecycle = daemonExecutor("podset-manager");
@@ -69,13 +74,17 @@ final class DefaultManager implements Manager {
   private int healthPort = -1;
   private int metricsPort = -1;
 
-  DefaultManager(ManagerBuilder config) {
-    this.config = config;
+  DefaultManager(ManagerBuilder config, PrometheusMeterRegistry meterRegistry, String identity) {
     this.ownsClient = config.client == null;
     this.baseClient = ownsClient ? ManagedClients.fromEnvironment() : config.client;
     this.clock = config.clock;
-    this.meterRegistry = config.meterRegistry;
+    this.meterRegistry = meterRegistry;
     this.leaderElection = config.leaderElection;
+    this.identity = identity;
+    this.bindAddress = config.bindAddress;
+    this.configuredHealthPort = config.healthPort;
+    this.configuredMetricsPort = config.metricsPort;
+    this.shutdownTimeout = config.shutdownTimeout;
     this.informers = SharedInformerFactory.create(baseClient, clock, meterRegistry);
     if (leaderElection != null) {
       this.electionThread = daemonExecutor("podset-leader-election");
@@ -95,14 +104,14 @@ final class DefaultManager implements Manager {
               electionThread,
               leaseRequests,
               new ElectionCallbacks());
-      this.client = FencedClients.fenced(baseClient, elector::mayWrite, config.identity);
+      this.client = FencedClients.fenced(baseClient, elector::mayWrite, identity);
     } else {
       this.electionThread = null;
       this.leaseRequests = null;
       this.elector = null;
       this.client = baseClient;
     }
-    this.eventRecorder = EventRecorders.create(client, config.component, config.identity);
+    this.eventRecorder = EventRecorders.create(client, config.component, identity);
     this.readiness = new Readiness(informers, this::isLeader, terminated);
     bindMetrics();
   }
@@ -186,7 +195,7 @@ final class DefaultManager implements Manager {
           "Campaigning for lease {}/{} as {}",
           leaderElection.leaseNamespace(),
           leaderElection.leaseName(),
-          config.identity);
+          identity);
       elector.start();
     } else {
       lifecycle.execute(this::startControllers);
@@ -204,27 +213,26 @@ final class DefaultManager implements Manager {
                 new HealthServer.Response(
                     200, "text/plain; version=0.0.4; charset=utf-8", meterRegistry.scrape()));
     try {
-      if (config.healthPort > 0 && config.healthPort == config.metricsPort) {
+      if (configuredHealthPort > 0 && configuredHealthPort == configuredMetricsPort) {
         // One server for both.
         Map<String, Supplier<HealthServer.Response>> both = new LinkedHashMap<>(health);
         both.putAll(metrics);
         HealthServer server =
-            HealthServer.start("healthPort", config.bindAddress, config.healthPort, both);
+            HealthServer.start("healthPort", bindAddress, configuredHealthPort, both);
         servers.add(server);
         healthPort = metricsPort = server.port();
         return;
       }
-      if (config.healthPort != 0) {
+      if (configuredHealthPort != 0) {
         HealthServer server =
-            HealthServer.start(
-                "healthPort", config.bindAddress, bindable(config.healthPort), health);
+            HealthServer.start("healthPort", bindAddress, bindable(configuredHealthPort), health);
         servers.add(server);
         healthPort = server.port();
       }
-      if (config.metricsPort != 0) {
+      if (configuredMetricsPort != 0) {
         HealthServer server =
             HealthServer.start(
-                "metricsPort", config.bindAddress, bindable(config.metricsPort), metrics);
+                "metricsPort", bindAddress, bindable(configuredMetricsPort), metrics);
         servers.add(server);
         metricsPort = server.port();
       }
@@ -282,10 +290,11 @@ final class DefaultManager implements Manager {
       running.clear();
       prepared.clear();
     }
-    long deadline = System.nanoTime() + timeout.toNanos();
+    // One budget for all controllers, measured on the injected clock like everything else here.
+    long deadline = clock.nanoTime() + timeout.toNanos();
     boolean drained = true;
     for (Controller controller : stopping) {
-      Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+      Duration left = Duration.ofNanos(Math.max(0, deadline - clock.nanoTime()));
       drained &= controller.shutdown(left);
     }
     return drained;
@@ -360,7 +369,7 @@ final class DefaultManager implements Manager {
 
   @Override
   public void close() {
-    shutdown(config.shutdownTimeout);
+    shutdown(shutdownTimeout);
   }
 
   /** Leadership changes from the elector thread; the blocking work goes to the lifecycle thread. */

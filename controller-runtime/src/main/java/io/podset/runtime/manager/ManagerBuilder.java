@@ -95,15 +95,17 @@ public final class ManagerBuilder {
     return this;
   }
 
-  /** Builds the manager; nothing runs until {@link Manager#start()}. */
+  /**
+   * Builds the manager; nothing runs until {@link Manager#start()}. The manager keeps a copy of
+   * this configuration: changing the builder afterwards, or building again, does not affect it
+   * (each build without {@link #meterRegistry} gets its own registry).
+   */
   public Manager build() {
-    if (meterRegistry == null) {
-      meterRegistry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    }
-    if (identity == null) {
-      identity = defaultIdentity();
-    }
-    return new DefaultManager(this);
+    PrometheusMeterRegistry registry =
+        meterRegistry != null
+            ? meterRegistry
+            : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    return new DefaultManager(this, registry, identity != null ? identity : defaultIdentity());
   }
 
   private static String defaultIdentity() {
@@ -124,7 +126,8 @@ public final class ManagerBuilder {
 
   private static int requirePort(int port, String option) {
     if (port < ANY_FREE_PORT || port > 65535) {
-      throw new IllegalArgumentException(option + " must be between 0 and 65535, got " + port);
+      throw new IllegalArgumentException(
+          option + " must be between 0 and 65535, or ANY_FREE_PORT (-1), got " + port);
     }
     return port;
   }

@@ -15,7 +15,8 @@
  * publishes controller-runtime's {@code workqueue_*} metrics, tagged {@code name}; without one it
  * pays nothing for metrics (no clock reads, no meter calls).
  *
- * <p>All types here are thread-safe. Each queue guards its state with a single lock; limiters use
- * one lock each.
+ * <p>All types here are thread-safe. Each queue guards its state with one lock, except that the
+ * common {@code done} (of a key not added meanwhile) takes none: it marks the key idle with a
+ * compare-and-set (see {@code FifoWorkQueue}). Limiters use one lock each.
  */
 package io.podset.runtime.workqueue;

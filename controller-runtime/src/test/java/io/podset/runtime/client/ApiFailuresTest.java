@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 
 class ApiFailuresTest {
@@ -59,5 +60,45 @@ class ApiFailuresTest {
 
     assertThat(e.getStatus().getCode()).isEqualTo(409);
     assertThat(e.getStatus().getReason()).isEqualTo("Conflict");
+  }
+
+  @Test
+  void describe_answer_isTheServerMessageWithCodeAndReason() {
+    KubernetesClientException answer =
+        ApiFailures.refused(
+            serialization,
+            "POST",
+            "https://api/v1/namespaces/a/pods",
+            500,
+            bytes(
+                "{\"kind\":\"Status\",\"message\":\"etcd timed out\",\"reason\":\"InternalError\"}"));
+
+    assertThat(ApiFailures.describe(answer)).isEqualTo("etcd timed out (HTTP 500 InternalError)");
+    assertThat(ApiFailures.describe(new CompletionException(answer)))
+        .isEqualTo("etcd timed out (HTTP 500 InternalError)");
+  }
+
+  @Test
+  void describe_wrappedAnswer_addsTheServerMessageOnce_andTheStatusOnce() {
+    KubernetesClientException answer =
+        ApiFailures.refused(serialization, "POST", "https://api/x", 429, bytes("slow down"));
+
+    assertThat(ApiFailures.describe(new IllegalStateException("cannot create pods", answer)))
+        .isEqualTo("cannot create pods: slow down (HTTP 429)");
+    assertThat(
+            ApiFailures.describe(
+                new IllegalStateException("cannot create pods: slow down (HTTP 429)", answer)))
+        .isEqualTo("cannot create pods: slow down (HTTP 429)");
+  }
+
+  @Test
+  void describe_withoutAnAnswer_joinsTheCausesMessages() {
+    Exception io = new java.io.IOException("connection refused");
+    assertThat(ApiFailures.describe(new IllegalStateException("cannot list pods", io)))
+        .isEqualTo("cannot list pods: connection refused");
+    assertThat(ApiFailures.describe(new IllegalStateException("x: connection refused", io)))
+        .isEqualTo("x: connection refused");
+    assertThat(ApiFailures.describe(new NullPointerException()))
+        .isEqualTo("java.lang.NullPointerException");
   }
 }

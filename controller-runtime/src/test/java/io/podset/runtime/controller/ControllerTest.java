@@ -396,7 +396,7 @@ class ControllerTest {
       assertThat(throttled.getThrowableProxy()).isNull();
       assertThat(throttled.getFormattedMessage())
           .isEqualTo(
-              "Reconcile of ns/throttled failed, retry 1 scheduled: cannot create pods"
+              "Reconcile of ns/throttled failed, retry 1 scheduled: cannot create pods: slow down"
                   + " (HTTP 429 TooManyRequests)");
       ILoggingEvent buggy = failureLogOf(logs, "ns/buggy");
       assertThat(buggy.getLevel()).isEqualTo(Level.ERROR);

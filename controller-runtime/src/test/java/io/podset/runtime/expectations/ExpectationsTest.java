@@ -3,6 +3,7 @@ package io.podset.runtime.expectations;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.podset.runtime.informer.ResourceVersions;
 import io.podset.runtime.time.ManualClock;
 import java.time.Duration;
 import java.util.List;
@@ -183,12 +184,31 @@ class ExpectationsTest {
   }
 
   @Test
-  void resourceVersions_compareNumericallyAndRefuseOpaqueValues() {
+  void resourceVersionsOfAnyLength_areCompared() {
+    // 20 digits: more than a long holds. The cache catches up as with short ones.
+    expectations.expectCreations("ns/a", 2);
+    expectations.created("ns/a", "u1", "99999999999999999999");
+    expectations.created("ns/a", "u2", "100000000000000000000");
+
+    assertThat(expectations.satisfied("ns/a", "99999999999999999999")).isFalse();
+    assertThat(expectations.satisfied("ns/a", "100000000000000000000")).isTrue();
+  }
+
+  @Test
+  void resourceVersions_atLeast_comparesNumericallyAndRefusesOpaqueValues() {
     assertThat(ResourceVersions.atLeast("100", "99")).isTrue();
     assertThat(ResourceVersions.atLeast("99", "100")).isFalse();
+    assertThat(ResourceVersions.atLeast("100000000000000000000", "99999999999999999999")).isTrue();
     assertThat(ResourceVersions.atLeast("abc", "1")).isFalse();
     assertThat(ResourceVersions.atLeast(null, "1")).isFalse();
-    assertThat(ResourceVersions.max("9", "10")).isEqualTo("10");
+  }
+
+  @Test
+  void opaqueResourceVersion_neverCountsAsCaughtUp() {
+    expectations.expectCreations("ns/a", 1);
+    expectations.created("ns/a", "u1", "abc");
+
+    assertThat(expectations.satisfied("ns/a", "99")).isFalse();
   }
 
   @Test

@@ -12,8 +12,12 @@ public final class Main {
     System.exit(execute(args));
   }
 
-  /** Runs the command and returns the exit status (0 ok, 1 failure, 2 usage error). */
-  static int execute(String... args) {
+  /**
+   * Runs the command in this JVM and returns the exit status (0 ok, 1 failure, 2 usage error); for
+   * launchers that run the operator in-process, such as the playground. It returns once the
+   * operator has stopped: on a failure, or when its JVM shutdown hook has closed the manager.
+   */
+  public static int execute(String... args) {
     CommandLine commandLine = new CommandLine(new OperatorCommand());
     commandLine.setCaseInsensitiveEnumValuesAllowed(true);
     return commandLine.execute(args);

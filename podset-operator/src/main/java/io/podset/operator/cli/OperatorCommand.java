@@ -21,8 +21,8 @@ import picocli.CommandLine.Option;
     footer = {
       "",
       "Examples:",
-      "  podset-operator --embedded --demo     try it without a cluster",
-      "  podset-operator --leader-elect        run against the current kubeconfig context"
+      "  podset-operator --leader-elect   run against the current kubeconfig context",
+      "  (to try it without a cluster, run the podset-playground module)"
     })
 final class OperatorCommand implements Callable<Integer> {
 
@@ -114,33 +114,6 @@ final class OperatorCommand implements Callable<Integer> {
           "Do not verify the API server's certificate (env PODSET_INSECURE_SKIP_TLS_VERIFY). Unsafe;"
               + " off by default.")
   boolean insecureSkipTlsVerify;
-
-  @Option(
-      names = "--embedded",
-      defaultValue = "${env:PODSET_EMBEDDED:-false}",
-      description =
-          "Start an in-process fake API server with a simulated kubelet and the PodSet CRD, and run"
-              + " against it (env PODSET_EMBEDDED).")
-  boolean embedded;
-
-  @Option(
-      names = "--demo",
-      defaultValue = "${env:PODSET_DEMO:-false}",
-      description =
-          "With --embedded: create the seed's example PodSet (replicas: 3) and show its progress.")
-  boolean demo;
-
-  @Option(
-      names = "--embedded-kubeconfig",
-      defaultValue = "${env:PODSET_EMBEDDED_KUBECONFIG}",
-      description = "With --embedded: where to write the kubeconfig. Default: a temporary file.")
-  Path embeddedKubeconfig;
-
-  @Option(
-      names = "--exit-when-settled",
-      hidden = true,
-      description = "With --demo: exit 0 once the example is ready (for tests and scripts).")
-  boolean exitWhenSettled;
 
   @Override
   public Integer call() {

@@ -1,9 +1,9 @@
 package io.podset.operator.cli;
 
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.podset.runtime.client.ApiFailures;
 import io.podset.runtime.manager.LeaderElectionConfig;
 import io.podset.runtime.manager.Manager;
 import java.io.IOException;
@@ -44,16 +44,8 @@ final class OperatorRun {
       System.err.println("podset-operator: " + usageError);
       return USAGE;
     }
-    EmbeddedCluster embedded = null;
     try {
-      if (options.embedded) {
-        embedded = EmbeddedCluster.start(options.embeddedKubeconfig);
-        System.out.println("Embedded API server: " + embedded.url());
-        System.out.println("Kubeconfig written to " + embedded.kubeconfig());
-        System.out.println("  kubectl --kubeconfig " + embedded.kubeconfig() + " get podsets");
-      }
-      Config config =
-          embedded != null ? new ConfigBuilder(embedded.clientConfig()).build() : clusterConfig();
+      Config config = clusterConfig();
       identify(config);
       try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
         String problem = Preflight.check(client);
@@ -61,20 +53,16 @@ final class OperatorRun {
           log.error(problem);
           return FAILED;
         }
-        return runManager(client, embedded);
+        return runManager(client);
       }
     } catch (RuntimeException e) {
-      log.error("podset-operator failed: {}", describe(e));
+      log.error("podset-operator failed: {}", ApiFailures.describe(e));
       log.debug("Failure detail", e);
       return FAILED;
-    } finally {
-      if (embedded != null) {
-        embedded.close();
-      }
     }
   }
 
-  private int runManager(KubernetesClient client, EmbeddedCluster embedded) {
+  private int runManager(KubernetesClient client) {
     Manager manager = buildManager(client);
     Thread hook = new Thread(manager::close, "podset-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
@@ -86,17 +74,10 @@ final class OperatorRun {
           options.workers,
           manager.healthPort(),
           manager.metricsPort());
-      if (options.demo) {
-        boolean settled = new Demo(client, System.out).run();
-        if (options.exitWhenSettled) {
-          manager.close();
-          return settled ? OK : FAILED;
-        }
-      }
       manager.terminated().get();
       return OK;
     } catch (ExecutionException | CompletionException e) {
-      log.error("podset-operator stopped: {}", describe(e.getCause()));
+      log.error("podset-operator stopped: {}", ApiFailures.describe(e.getCause()));
       return FAILED;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -170,29 +151,11 @@ final class OperatorRun {
     if (options.healthPort < 0 || options.healthPort > 65535) {
       return "--health-port must be between 0 and 65535, got " + options.healthPort;
     }
-    if (options.demo && !options.embedded) {
-      return "--demo needs --embedded (it creates an example in the embedded API server)";
-    }
-    if (options.embedded && options.kubeconfig != null) {
-      return "--embedded and --kubeconfig exclude each other";
-    }
     for (String namespace : options.namespaces) {
       if (!namespace.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?") || namespace.length() > 63) {
         return "--namespace must be a DNS-1123 label, got '" + namespace + "'";
       }
     }
     return null;
-  }
-
-  private static String describe(Throwable e) {
-    StringBuilder message = new StringBuilder(String.valueOf(e.getMessage()));
-    for (Throwable cause = e.getCause();
-        cause != null && cause != cause.getCause();
-        cause = cause.getCause()) {
-      if (cause.getMessage() != null && !message.toString().contains(cause.getMessage())) {
-        message.append(": ").append(cause.getMessage());
-      }
-    }
-    return message.toString();
   }
 }

@@ -9,20 +9,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Runs the installed {@code kubectl} against one kubeconfig, for end-to-end tests. */
-final class Kubectl {
+/**
+ * Runs the installed {@code kubectl} against one kubeconfig, for end-to-end tests (public: the
+ * playground's tests use it through this module's test jar).
+ */
+public final class Kubectl {
 
   /** What one invocation printed (stdout and stderr together) and its exit status. */
-  record Outcome(int exitStatus, String output) {}
+  public record Outcome(int exitStatus, String output) {}
 
   private final Path kubeconfig;
 
-  Kubectl(Path kubeconfig) {
+  public Kubectl(Path kubeconfig) {
     this.kubeconfig = kubeconfig;
   }
 
   /** Runs kubectl and asserts it succeeded; returns its output. */
-  String run(String stdin, String... args) {
+  public String run(String stdin, String... args) {
     Outcome outcome = attempt(stdin, args);
     assertThat(outcome.exitStatus())
         .as("kubectl " + String.join(" ", args) + "\n" + outcome.output())
@@ -31,7 +34,7 @@ final class Kubectl {
   }
 
   /** Runs kubectl, whatever its exit status. */
-  Outcome attempt(String stdin, String... args) {
+  public Outcome attempt(String stdin, String... args) {
     List<String> command =
         new ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString()));
     command.addAll(List.of(args));

@@ -10,8 +10,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
-/** An operator running as a child process, with its log: waits that fail fast when it dies. */
-record OperatorProcess(Process process, Path log) {
+/**
+ * An operator running as a child process, with its log: waits that fail fast when it dies (public:
+ * the playground's tests use it through this module's test jar).
+ */
+public record OperatorProcess(Process process, Path log) {
 
   private static final Duration WAIT = Duration.ofSeconds(90);
   // Conditions run kubectl (a process) or scrape HTTP: poll, do not spin.
@@ -21,7 +24,7 @@ record OperatorProcess(Process process, Path log) {
   /**
    * Waits until {@code condition} holds while the operator stays alive; a failure shows its log.
    */
-  void await(String what, BooleanSupplier condition) {
+  public void await(String what, BooleanSupplier condition) {
     EVENTUALLY
         .reporting(() -> "operator log:\n" + logText())
         .until(
@@ -35,7 +38,7 @@ record OperatorProcess(Process process, Path log) {
             });
   }
 
-  String logText() {
+  public String logText() {
     try {
       return Files.readString(log);
     } catch (IOException e) {

@@ -58,8 +58,8 @@ import org.junit.jupiter.api.io.TempDir;
  * OperatorRun#identify}): each pod creation refused with 503 fails one reconcile, and the
  * controller's backoff schedules the next attempt.
  *
- * <p>In embedded mode ({@link EmbeddedOperatorIT}) the API server lives inside the operator's
- * process, out of the test's reach; this run uses the same jar against a server the test owns.
+ * <p>In the playground ({@code podset-playground}) the API server lives inside the operator's
+ * process, out of the test's reach; this run uses the product jar against a server the test owns.
  */
 class OperatorRbacIT {
 

@@ -4,7 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.Scale;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class SubresourceConformanceTest extends ConformanceTestBase {
@@ -47,6 +53,46 @@ class SubresourceConformanceTest extends ConformanceTestBase {
     assertThat(raw.code()).isEqualTo(200);
     assertThat(raw.body().path("kind").asText()).isEqualTo("Scale");
     assertThat(raw.body().path("spec").path("replicas").asInt()).isEqualTo(6);
+  }
+
+  @Test
+  void scale_concurrentPatches_eachAnswerIsItsOwnWrite() throws Exception {
+    createWidget("scale-race", 1);
+    int threads = 4;
+    int writes = 25; // replicas 1 to 100: the widget schema caps them at 100
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<List<String>>> results = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int first = 1 + t * writes;
+        results.add(
+            pool.submit(
+                () -> {
+                  List<String> mismatches = new ArrayList<>();
+                  for (int replicas = first; replicas < first + writes; replicas++) {
+                    Raw raw =
+                        raw(
+                            "PATCH",
+                            widgetsPath() + "/scale-race/scale",
+                            "application/merge-patch+json",
+                            "{\"spec\":{\"replicas\":" + replicas + "}}",
+                            Map.of());
+                    int answered = raw.body().path("spec").path("replicas").asInt();
+                    if (raw.code() != 200 || answered != replicas) {
+                      mismatches.add(replicas + " answered " + raw.code() + " " + answered);
+                    }
+                  }
+                  return mismatches;
+                }));
+      }
+      List<String> mismatches = new ArrayList<>();
+      for (Future<List<String>> result : results) {
+        mismatches.addAll(result.get(120, TimeUnit.SECONDS));
+      }
+      assertThat(mismatches).as("answers showing another write's replicas").isEmpty();
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test

@@ -1,7 +1,9 @@
-package io.podset.operator.cli;
+package io.podset.playground;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.podset.operator.cli.Kubectl;
+import io.podset.operator.cli.OperatorProcess;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -20,10 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The seed article's walk-through, end to end: the packaged operator jar runs in embedded mode as
- * its own process, and {@code kubectl} drives it exactly as the article does.
+ * The seed article's walk-through, end to end: the packaged playground runs as its own process
+ * (without its demo), and {@code kubectl} drives it exactly as the article does.
  */
-class EmbeddedOperatorIT {
+class PlaygroundIT {
 
   private static final String EXAMPLE =
       """
@@ -43,8 +45,8 @@ class EmbeddedOperatorIT {
 
   @BeforeEach
   void startOperator() throws Exception {
-    Path jar = Path.of("target", "podset-operator.jar");
-    assertThat(jar).as("the packaged operator (run in the integration-test phase)").exists();
+    Path jar = Path.of("target", "podset-playground.jar");
+    assertThat(jar).as("the packaged playground (run in the integration-test phase)").exists();
     kubeconfig = dir.resolve("kubeconfig");
     cli = new Kubectl(kubeconfig);
     log = dir.resolve("operator.log");
@@ -54,8 +56,8 @@ class EmbeddedOperatorIT {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar",
                 jar.toString(),
-                "--embedded",
-                "--embedded-kubeconfig",
+                "--no-demo",
+                "--kubeconfig-out",
                 kubeconfig.toString(),
                 "--health-port",
                 Integer.toString(healthPort),
@@ -117,56 +119,8 @@ class EmbeddedOperatorIT {
 
     assertThat(kubectl(null, "delete", "ps", "example-podset")).contains("deleted");
     awaitTrue("the PodSet gone", () -> kubectl(null, "get", "ps", "-o", "name").isBlank());
-    // Its pods go with it: the embedded server's garbage collector follows their owner reference.
+    // Its pods go with it: the fake server's garbage collector follows their owner reference.
     awaitTrue("its pods gone", () -> podNames().isEmpty());
-  }
-
-  @Test
-  void deployManifests_serverSideDryRun_succeedsAndPersistsNothing() {
-    assertThat(kubectl(null, "kustomize", "../deploy")).contains("kind: Deployment");
-
-    // As on a real API server, a dry run cannot create objects in a namespace that does not exist
-    // yet (the namespace in the same apply is not persisted either).
-    Kubectl.Outcome fresh = cli.attempt(null, "apply", "--dry-run=server", "-k", "../deploy");
-    assertThat(fresh.exitStatus()).as(fresh.output()).isNotZero();
-    assertThat(fresh.output()).contains("namespaces \"podset-system\" not found");
-
-    // (kubectl create namespace would send protobuf, which the testkit does not speak.)
-    kubectl(null, "apply", "-f", "../deploy/namespace.yaml");
-    String applied = kubectl(null, "apply", "--dry-run=server", "-k", "../deploy");
-    for (String object :
-        List.of(
-            "serviceaccount/podset-operator",
-            "clusterrole.rbac.authorization.k8s.io/podset-operator",
-            "clusterrolebinding.rbac.authorization.k8s.io/podset-operator",
-            "role.rbac.authorization.k8s.io/podset-operator-leader-election",
-            "rolebinding.rbac.authorization.k8s.io/podset-operator-leader-election",
-            "deployment.apps/podset-operator")) {
-      assertThat(applied).contains(object + " created (server dry run)");
-    }
-    assertThat(applied)
-        .contains("customresourcedefinition.apiextensions.k8s.io/podsets.app.example.com");
-
-    assertThat(
-            kubectl(
-                null,
-                "get",
-                "clusterrole/podset-operator",
-                "clusterrolebinding/podset-operator",
-                "--ignore-not-found",
-                "-o",
-                "name"))
-        .isBlank();
-    assertThat(
-            kubectl(
-                null,
-                "get",
-                "-n",
-                "podset-system",
-                "serviceaccounts,roles,rolebindings,deployments",
-                "-o",
-                "name"))
-        .isBlank();
   }
 
   private List<String> podNames() {

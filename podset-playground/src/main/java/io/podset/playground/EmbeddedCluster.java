@@ -1,4 +1,4 @@
-package io.podset.operator.cli;
+package io.podset.playground;
 
 import io.fabric8.kubernetes.client.Config;
 import io.podset.api.v1alpha1.PodSet;
@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -26,8 +25,8 @@ final class EmbeddedCluster implements AutoCloseable {
     this.kubeconfig = kubeconfig;
   }
 
-  /** Starts the server, installs the CRD and writes a kubeconfig ({@code null}: a temp file). */
-  static EmbeddedCluster start(Path kubeconfigPath) {
+  /** Starts the server, installs the CRD and writes a kubeconfig to {@code kubeconfig}. */
+  static EmbeddedCluster start(Path kubeconfig) {
     FakeApiServer server = FakeApiServer.builder().kubelet().start();
     try {
       try (InputStream crd =
@@ -38,10 +37,6 @@ final class EmbeddedCluster implements AutoCloseable {
         }
         server.installCrds(crd);
       }
-      Path kubeconfig =
-          kubeconfigPath != null
-              ? kubeconfigPath
-              : Files.createTempFile("podset-embedded-", ".kubeconfig");
       server.writeKubeconfig(kubeconfig);
       return new EmbeddedCluster(server, kubeconfig);
     } catch (IOException e) {

@@ -1,4 +1,4 @@
-package io.podset.operator.cli;
+package io.podset.playground;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * The seed article's walk-through, live: creates {@code example-podset} with {@code replicas: 3}
@@ -24,10 +25,15 @@ final class Demo {
 
   private final KubernetesClient client;
   private final PrintStream out;
+  private final BooleanSupplier operatorRunning;
 
-  Demo(KubernetesClient client, PrintStream out) {
+  /**
+   * @param operatorRunning false once the operator has stopped: the example cannot settle then
+   */
+  Demo(KubernetesClient client, PrintStream out, BooleanSupplier operatorRunning) {
     this.client = client;
     this.out = out;
+    this.operatorRunning = operatorRunning;
   }
 
   /** Creates the example and reports progress; true once 3/3 pods are ready. */
@@ -40,7 +46,7 @@ final class Demo {
     out.println("Created PodSet " + NAMESPACE + "/" + NAME + " with replicas: 3");
     String last = "";
     long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
+    while (System.nanoTime() < deadline && operatorRunning.getAsBoolean()) {
       PodSet podSet = client.resources(PodSet.class).inNamespace(NAMESPACE).withName(NAME).get();
       List<Pod> pods =
           client
@@ -58,12 +64,14 @@ final class Demo {
       }
       if (ready == 3 && pods.size() == 3) {
         out.println(NAME + " settled: 3/3 ready. Try: kubectl scale ps " + NAME + " --replicas=5");
-        out.println("Press Ctrl-C to stop.");
         return true;
       }
       LockSupport.parkNanos(POLL.toNanos());
     }
-    out.println(NAME + " did not settle within " + TIMEOUT);
+    out.println(
+        operatorRunning.getAsBoolean()
+            ? NAME + " did not settle within " + TIMEOUT
+            : NAME + " did not settle: the operator stopped (see its log above)");
     return false;
   }
 }

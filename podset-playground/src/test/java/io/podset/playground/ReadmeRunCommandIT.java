@@ -1,4 +1,4 @@
-package io.podset.operator.cli;
+package io.podset.playground;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,37 +16,36 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The README's run command, as written: it builds the jar this module just packaged and then runs
  * it; this test runs that jar part with the README's own arguments (plus a hidden option to exit
- * once settled) and expects the demo to reach "3/3 ready".
+ * once settled and free ports) and expects the demo to reach "3/3 ready" and print a kubeconfig.
  */
 class ReadmeRunCommandIT {
 
   private static final Pattern RUN_COMMAND =
       Pattern.compile(
-          "^\\./mvnw (.*) -pl podset-operator -am package -DskipTests && java -jar"
-              + " (podset-operator/target/podset-operator\\.jar)(.*)$",
+          "^\\./mvnw (.*) -pl podset-playground -am package -DskipTests && java -jar"
+              + " (podset-playground/target/podset-playground\\.jar)(.*)$",
           Pattern.MULTILINE);
 
   @TempDir Path dir;
 
   @Test
-  void readmeRunCommand_startsTheEmbeddedDemo_andReachesThreeReadyPods() throws Exception {
+  void readmeRunCommand_startsThePlayground_andReachesThreeReadyPods() throws Exception {
     String readme = Files.readString(Path.of("..", "README.md"));
     Matcher command = RUN_COMMAND.matcher(readme);
     assertThat(command.find()).as("the README's run command").isTrue();
-    List<String> readmeArgs = List.of(command.group(3).strip().split("\\s+"));
-    assertThat(readmeArgs).containsExactly("--embedded", "--demo");
+    String readmeArgs = command.group(3).strip();
+    assertThat(readmeArgs).as("the README runs the playground without options").isEmpty();
 
     Path jar = Path.of("..").resolve(command.group(2));
-    assertThat(jar).as("the packaged operator (run in the integration-test phase)").exists();
+    assertThat(jar).as("the packaged playground (run in the integration-test phase)").exists();
     List<String> args = new ArrayList<>();
     args.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     args.add("-jar");
     args.add(jar.toString());
-    args.addAll(readmeArgs);
     args.addAll(
         List.of(
             "--exit-when-settled",
-            "--embedded-kubeconfig",
+            "--kubeconfig-out",
             dir.resolve("kubeconfig").toString(),
             "--health-port",
             "0",
