@@ -4,7 +4,8 @@
 # and writes a Markdown table to benchmarks/results/<mode>.md (<mode>-<areas>.md for some areas).
 #
 #   benchmarks/run.sh            full run, the numbers we publish
-#   benchmarks/run.sh --quick    routine check, under 5 minutes on 2 cores
+#   benchmarks/run.sh --quick    routine check: every informer, converge and latency contender 3
+#                                times, interleaved and rotated (about 20 minutes on 2 cores)
 #   benchmarks/run.sh --quick workqueue apiserver    only some areas (workqueue, apiserver,
 #                                                    informer, converge, latency, cluster)
 #
@@ -15,13 +16,19 @@
 #
 # For profiling: CONVERGE_CONTENDERS="ours josdk" (LATENCY_CONTENDERS, INFORMER_CONTENDERS
 # likewise) runs only those contenders; INFORMER_REPEATS and LATENCY_REPEATS set how many fresh
-# JVMs each informer and latency contender gets (3 in the full run, 1 in --quick; the order is
-# rotated each repeat); besides ours, fabric8-informer and josdk, the latency contenders
+# JVMs each informer and latency contender gets (3; the order is rotated each repeat; fewer than 2
+# makes the timing figures invalid: the order was not rotated); besides ours, fabric8-informer and josdk, the latency contenders
 # ours-fabric8-watch and ours-inline are ours with fabric8's watch or with inline handlers, for A/B
 # runs; and
 # CONTENDER_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/x.jfr" adds JVM options to every
 # contender JVM of the informer and operator benchmarks (informer, converge, latency);
 # SERVER_JAVA_OPTS likewise to every server JVM (say "-Xlog:gc:file=/tmp/server-gc-%p.log").
+#
+# Each figure carries the conditions it needs (benchmarks/.../report/Validity.java): the machine
+# was quiet (load average before each run at most 1.5x the CPUs), the latency server sustained
+# the rate with its own update round trip below a bound, the informer server was warmed and the
+# order rotated. A figure measured outside them prints as "NAME: invalid (reason)" instead of a
+# ratio, and the first line of the report says how many are invalid.
 #
 # Builds what it needs with ./mvnw (package, tests skipped) and go. Progress goes to stderr, the
 # figure lines to stdout. Every server it starts listens on 127.0.0.1 only and is stopped at exit.
@@ -66,12 +73,12 @@ if [[ $mode == quick ]]; then
   wq_adds_dedup=1000000 wq_adds_unique=300000 wq_warm=1 wq_rounds=3
   go_opts=(-count 3 -benchtime 500ms)
   api_repeats=1 api_seconds=2 api_rounds=2 api_startups=5
-  # One fresh JVM per contender for the informer and latency areas (3 in the full run): a routine
-  # check, not the figures of record; INFORMER_REPEATS / LATENCY_REPEATS ask for more.
-  informer_sizes=(10000) informer_repeats=${INFORMER_REPEATS:-1}
-  converge_podsets=200 converge_repeats=1
+  # Smaller sizes and shorter phases than the full run, but still 3 fresh JVMs per contender,
+  # interleaved and rotated, so that no figure is one contender's single run.
+  informer_sizes=(10000) informer_repeats=${INFORMER_REPEATS:-3}
+  converge_podsets=200 converge_repeats=3
   cluster_sizes=(100) cluster_repeats=1
-  latency_rates=1000 latency_seconds=5 latency_repeats=${LATENCY_REPEATS:-1}
+  latency_rates=1000 latency_seconds=5 latency_repeats=${LATENCY_REPEATS:-3}
 else
   jmh_opts=(-f 3 -wi 3 -w 2s -i 5 -r 2s)
   wq_adds_dedup=4000000 wq_adds_unique=1000000 wq_warm=3 wq_rounds=7
@@ -84,6 +91,20 @@ else
 fi
 
 log() { printf '[run.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+# Run-level conditions (conditions.txt): check_quiet <figure scope regex> records whether the
+# machine is quiet before a run: 1-minute load average at most 1.5x the CPUs (the benchmark's own
+# JVMs load at most the CPUs; more is other work sharing them, and then timing says nothing).
+condition() { echo "CONDITION $1 $2 $3 $4" >>"${5:-$raw/conditions.txt}"; }
+check_quiet() {
+  local load bound
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  bound=$(awk -v n="$ncpu" 'BEGIN { print 1.5 * n }')
+  if awk -v l="$load" -v b="$bound" 'BEGIN { exit !(l <= b) }'; then
+    condition "$1" quiet_machine ok "load average $load <= $bound before the run"
+  else
+    condition "$1" quiet_machine violated "machine busy: load average $load > $bound before the run"
+  fi
+}
 has_area() { [[ " ${areas[*]} " == *" $1 "* ]]; }
 
 # Pinning: with two or more CPUs, a server runs on the first and its client on the others.
@@ -107,15 +128,18 @@ java_opts=(-Xms1g -Xmx1g -XX:+UseG1GC)
   echo "- machine: $ncpu CPUs, load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "- $(java -version 2>&1 | sed -n 2p), $(go version 2>/dev/null | cut -d' ' -f3-4)"
   echo "- JMH: \`${jmh_opts[*]} -prof gc\`; Go: \`${go_opts[*]} -benchmem\`"
-  echo "- fresh JVMs per contender: informer $informer_repeats, latency $latency_repeats (median)"
+  echo "- fresh JVMs per contender: informer $informer_repeats, latency $latency_repeats," \
+    "converge $converge_repeats (median)"
 } >"$raw/meta.md"
 
 if has_area workqueue; then
   log "work queue: JMH (ours, client-java, lbq)"
+  check_quiet 'workqueue\..*'
   java -cp "$cp" org.openjdk.jmh.Main 'io\.podset\.benchmarks\.workqueue\..*' \
     "${jmh_opts[@]}" -prof gc -rf json -rff "$raw/workqueue.jmh.json" >"$raw/workqueue.jmh.log" 2>&1 ||
     { tail -40 "$raw/workqueue.jmh.log" >&2; exit 1; }
   log "work queue: 1 producer / 2 workers"
+  check_quiet 'workqueue\..*'
   for contender in ours client-java lbq; do
     java "${java_opts[@]}" -cp "$cp" io.podset.benchmarks.workqueue.WorkerThroughput \
       "$contender" dedup "$wq_adds_dedup" "$wq_warm" "$wq_rounds" >>"$raw/workqueue-workers.txt"
@@ -123,6 +147,7 @@ if has_area workqueue; then
       "$contender" unique "$wq_adds_unique" "$wq_warm" "$wq_rounds" >>"$raw/workqueue-workers.txt"
   done
   log "work queue: client-go (go test -bench)"
+  check_quiet 'workqueue\..*'
   (cd "$bench/go" && go test -run '^$' -bench . -benchmem "${go_opts[@]}") >"$raw/workqueue.go.txt" 2>&1 ||
     { tail -40 "$raw/workqueue.go.txt" >&2; exit 1; }
 fi
@@ -208,6 +233,7 @@ if has_area apiserver; then
   for ((rep = 1; rep <= api_repeats; rep++)); do
     for kind in ours fabric8-mock; do
       log "API server: $kind (start-up, GET/PUT, watch; repeat $rep/$api_repeats)"
+      check_quiet 'apiserver\..*'
       start_server "$kind" --startups "$api_startups"
       "${client_java[@]}" -Xmx2g io.podset.benchmarks.apiserver.ApiServerLoad \
         "$kind" "$server_url" "$api_seconds" "$api_rounds" >>"$raw/apiserver-load.txt"
@@ -234,7 +260,7 @@ warm_lists() {
 
 if has_area informer; then
   # shellcheck disable=SC2206 # INFORMER_CONTENDERS holds several names
-  informer_contenders=(${INFORMER_CONTENDERS:-ours fabric8-vertx fabric8-okhttp fabric8-jdk})
+  informer_contenders=(${INFORMER_CONTENDERS:-ours ours-operator fabric8-vertx fabric8-okhttp fabric8-jdk})
   n_contenders=${#informer_contenders[@]}
   for pods in "${informer_sizes[@]}"; do
     label="$((pods / 1000))k"
@@ -247,10 +273,20 @@ if has_area informer; then
       for ((i = 0; i < n_contenders; i++)); do
         contender=${informer_contenders[$(((i + rep - 1) % n_contenders))]}
         log "informer: $contender syncs $pods pods (repeat $rep/$informer_repeats)"
+        # One file per run: its conditions apply to its figures only.
+        out="$raw/informer-$label-$rep-$contender.txt"
+        condition 'informer\..*' server_warmed ok "untimed full and paged lists before the runs" "$out"
+        if ((informer_repeats >= 2)); then
+          condition 'informer\..*' order_rotated ok "$informer_repeats repeats, order rotated" "$out"
+        else
+          condition 'informer\..*' order_rotated violated \
+            "one run per contender: the order was not rotated" "$out"
+        fi
+        check_quiet 'informer\..*'
         # shellcheck disable=SC2086 # CONTENDER_JAVA_OPTS holds several options
         "${client_java[@]}" -Xmx6g ${CONTENDER_JAVA_OPTS:-} \
           io.podset.benchmarks.informer.InformerSync \
-          "$contender" "$server_url" "$pods" "$label" >>"$raw/informer.txt"
+          "$contender" "$server_url" "$pods" "$label" >>"$out"
       done
     done
     stop_server
@@ -261,9 +297,14 @@ if has_area converge; then
   # For profiling: CONVERGE_PODSETS and CONVERGE_REPEATS override the mode's size and repeats.
   converge_podsets=${CONVERGE_PODSETS:-$converge_podsets}
   converge_repeats=${CONVERGE_REPEATS:-$converge_repeats}
+  read -r -a converge_contenders <<<"${CONVERGE_CONTENDERS:-ours josdk seed-loop}"
+  n=${#converge_contenders[@]}
   for ((rep = 1; rep <= converge_repeats; rep++)); do
-    for contender in ${CONVERGE_CONTENDERS:-ours josdk seed-loop}; do
+    # Rotated as the other areas: repeat r starts with contender r (mod n).
+    for ((i = 0; i < n; i++)); do
+      contender=${converge_contenders[$(((i + rep - 1) % n))]}
       log "converge: $contender, $converge_podsets PodSets x 3 pods (repeat $rep/$converge_repeats)"
+      check_quiet 'operator\.converge_.*'
       start_main "converge-$contender" io.podset.benchmarks.operator.ConvergeServer \
         "$converge_podsets" 3 10
       run_contender "converge-$contender" io.podset.benchmarks.operator.ConvergeContender \
@@ -283,10 +324,13 @@ if has_area latency; then
       contender=${latency_contenders[$(((rep + i) % n))]}
       log "latency: $contender at $latency_rates updates/s, ${latency_seconds}s each" \
         "(repeat $((rep + 1))/$latency_repeats)"
+      check_quiet 'operator\.latency_.*'
       start_main "latency-$contender" io.podset.benchmarks.operator.LatencyServer \
         "$latency_rates" "$latency_seconds"
       run_contender "latency-$contender" io.podset.benchmarks.operator.LatencyContender \
         "$contender" "$server_url"
+      # The server's checks of its rate and round trip in each phase apply to this run's figures.
+      grep '^CONDITION ' "$server_out" >>"$raw/contender-latency-$contender-$server_runs.txt" || true
       stop_server
     done
   done

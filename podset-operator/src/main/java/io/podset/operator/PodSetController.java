@@ -9,12 +9,15 @@ import io.podset.runtime.controller.ControllerBuilder;
 import io.podset.runtime.controller.Controllers;
 import io.podset.runtime.event.EventRecorder;
 import io.podset.runtime.informer.InformerOptions;
+import io.podset.runtime.informer.Projections;
 import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.informer.SharedInformerFactory;
 import io.podset.runtime.predicate.Event;
 import io.podset.runtime.predicate.Predicates;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * Wires the PodSet controller: informers for PodSets and Pods from the shared factory, a {@link
@@ -26,6 +29,12 @@ import java.util.function.Predicate;
  *     PodSetController.create(client, informers, events, PodSetOptions.defaults());
  * controller.start();
  * }</pre>
+ *
+ * <p>Pods are cached as the operator reads them: only {@link #POD_FIELDS} (and the identity and
+ * versions every projection keeps), whatever transform {@code informerOptions} give, which applies
+ * to PodSets. An informer factory shares one pod informer per namespace and selectors: another
+ * controller reading pods from the same factory and selectors gets these slim pods too (or, if it
+ * created the pod informer first, the operator gets its transform, which must keep these fields).
  *
  * <p>PodSet events are filtered: an update reconciles only when the spec changed ({@code
  * metadata.generation}), the PodSet started terminating, or on a resync. Status writes, ours
@@ -39,6 +48,40 @@ public final class PodSetController {
    * is named {@code podset-<namespace>} (names are unique per informer factory).
    */
   public static final String NAME = "podset";
+
+  /**
+   * The pod fields the operator reads ({@link PodSetReconciler} and what it plans, ranks, patches
+   * and reports with), besides {@link Projections#ALWAYS_KEPT}: its pod informer caches only these,
+   * about a tenth of a whole pod. A field read from a cached pod must be listed here; the
+   * reconciler's tests run on caches holding this projection, so a read of a dropped field fails
+   * them.
+   */
+  static final List<String> POD_FIELDS =
+      List.of(
+          "metadata.creationTimestamp",
+          "metadata.labels[" + PodSetLabels.PODSET + "]",
+          "metadata.labels[" + PodSetLabels.TEMPLATE_HASH + "]",
+          "metadata.annotations[" + PodSetLabels.TEMPLATE_HASH_WITHOUT_IMAGES + "]",
+          "metadata.ownerReferences",
+          "spec.nodeName",
+          "spec.containers.name",
+          "spec.containers.image",
+          "status.phase",
+          "status.conditions[type=Ready].status",
+          "status.conditions[type=Ready].lastTransitionTime",
+          "status.containerStatuses.name",
+          "status.containerStatuses.image",
+          "status.containerStatuses.restartCount");
+
+  static final UnaryOperator<HasMetadata> POD_PROJECTION = Projections.keep(Pod.class, POD_FIELDS);
+
+  /**
+   * The transform of the operator's pod informer: a {@link Projections#keep} of the pod fields the
+   * operator reads. Give it to a pod informer you create for the operator's factory yourself.
+   */
+  public static UnaryOperator<HasMetadata> podTransform() {
+    return POD_PROJECTION;
+  }
 
   private PodSetController() {}
 
@@ -105,7 +148,8 @@ public final class PodSetController {
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(informerOptions, "informerOptions");
     SharedInformer<PodSet> podSets = informers.informerFor(PodSet.class, informerOptions);
-    SharedInformer<Pod> pods = informers.informerFor(Pod.class, informerOptions);
+    SharedInformer<Pod> pods =
+        informers.informerFor(Pod.class, informerOptions.withTransform(POD_PROJECTION));
     PodSetReconciler reconciler = PodSetReconciler.create(client, podSets, pods, events, options);
     return builder
         .named(

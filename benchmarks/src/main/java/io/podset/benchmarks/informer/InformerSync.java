@@ -11,6 +11,9 @@ import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.okhttp.OkHttpClientFactory;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import io.podset.benchmarks.report.ResultLine;
+import io.podset.operator.PodSetController;
+import io.podset.operator.PodSetReconciler;
+import io.podset.runtime.informer.InformerOptions;
 import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.informer.SharedInformerFactory;
 import java.lang.management.ManagementFactory;
@@ -25,19 +28,25 @@ import java.util.function.IntSupplier;
  * after a full GC, and the peak heap during the sync.
  *
  * <p>Usage: {@code InformerSync <contender> <server url> <pods> <label>}, contender one of {@code
- * ours} (our informer, fabric8's Vert.x backend underneath), {@code fabric8-vertx}, {@code
+ * ours} (our informer, fabric8's Vert.x backend underneath), {@code ours-operator} (ours as the
+ * PodSet operator's pod informer: its pod projection and indices), {@code fabric8-vertx}, {@code
  * fabric8-okhttp}, {@code fabric8-jdk}. Prints figures {@code informer.sync_time.<label>} (ms),
  * {@code informer.sync_cpu.<label>} (ms of CPU used by the whole JVM during the sync, JIT and GC
  * included: less sensitive than wall time to other load on a shared machine), {@code
  * informer.retained_per_object.<label>} (B/object) and {@code informer.peak_heap.<label>} (MB).
- * Retained heap is what the whole JVM keeps after the sync minus what it kept before, so the
- * client's own buffers count too. Peak heap is the sum of the heap pools' peaks. Neither client has
- * a client-side rate limit in this configuration.
+ * {@code ours-operator} prints only {@code informer.operator_cache_per_pod.<label>} (B/object, as
+ * contender {@code ours}), which each fabric8 contender prints too, with its default cache: the
+ * operator's pod cache against fabric8's. Retained heap is what the whole JVM keeps after the sync
+ * minus what it kept before, so the client's own buffers count too. Peak heap is the sum of the
+ * heap pools' peaks. Neither client has a client-side rate limit in this configuration.
  */
 public final class InformerSync {
 
   private static final List<String> CONTENDERS =
-      List.of("ours", "fabric8-vertx", "fabric8-okhttp", "fabric8-jdk");
+      List.of("ours", "ours-operator", "fabric8-vertx", "fabric8-okhttp", "fabric8-jdk");
+
+  /** The figure of heap per pod in the PodSet operator's cache (its pod projection). */
+  static final String OPERATOR_CACHE = "informer.operator_cache_per_pod.";
 
   private InformerSync() {}
 
@@ -76,9 +85,19 @@ public final class InformerSync {
       long start = System.nanoTime();
       AutoCloseable informer;
       IntSupplier size;
-      if (contender.equals("ours")) {
+      if (contender.startsWith("ours")) {
         SharedInformerFactory factory = SharedInformerFactory.create(client);
-        SharedInformer<Pod> pods = factory.informerFor(Pod.class);
+        SharedInformer<Pod> pods;
+        if (contender.equals("ours-operator")) {
+          // The pod informer as the PodSet operator has it: its projection and its indices.
+          pods =
+              factory.informerFor(
+                  Pod.class,
+                  InformerOptions.defaults().withTransform(PodSetController.podTransform()));
+          pods.addIndexers(PodSetReconciler.podIndexers());
+        } else {
+          pods = factory.informerFor(Pod.class);
+        }
         factory.startAll().get(10, TimeUnit.MINUTES);
         informer = factory;
         size = () -> pods.indexer().size();
@@ -100,13 +119,18 @@ public final class InformerSync {
       // Keep the informer and its cache reachable until the heap has been measured.
       int stillCached = size.getAsInt();
       informer.close();
+      double perPod = (double) retained / stillCached;
+      if (contender.equals("ours-operator")) {
+        // Only this figure: against the peers' default caches (their retained_per_object).
+        print(OPERATOR_CACHE + label, "ours", perPod, "B/object");
+        return;
+      }
+      if (!contender.equals("ours")) {
+        print(OPERATOR_CACHE + label, contender, perPod, "B/object");
+      }
       print("informer.sync_time." + label, contender, syncMillis, "ms");
       print("informer.sync_cpu." + label, contender, cpuMillis, "ms");
-      print(
-          "informer.retained_per_object." + label,
-          contender,
-          (double) retained / stillCached,
-          "B/object");
+      print("informer.retained_per_object." + label, contender, perPod, "B/object");
       print("informer.peak_heap." + label, contender, peak / (1024.0 * 1024.0), "MB");
     }
   }

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.podset.benchmarks.report.Condition;
 import io.podset.testkit.FakeApiServer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,6 +19,7 @@ import java.util.Locale;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Pattern;
 
 /**
  * Benchmark 4, server side: the fake API server with {@value #OBJECTS} ConfigMaps in namespace
@@ -70,6 +72,16 @@ public final class LatencyServer {
    */
   private static final int HISTORY = 1_000;
 
+  /**
+   * The bound on the server's own update round trip (p99, ms) for a phase's figures to be valid:
+   * above it the server, not the contender, sets the latency ({@code -Dlatency.maxServerP99Ms}).
+   */
+  static final double MAX_SERVER_P99_MS =
+      Double.parseDouble(System.getProperty("latency.maxServerP99Ms", "10"));
+
+  /** The share of the asked rate the server must sustain for a phase's figures to be valid. */
+  static final double MIN_RATE_SHARE = 0.95;
+
   private static final int OBJECTS = 1000;
   private static final int MAX_IN_FLIGHT = 256;
   private static final Duration PAUSE = Duration.ofSeconds(2);
@@ -112,7 +124,9 @@ public final class LatencyServer {
         // A quiet gap, so a phase does not inherit the previous one's backlog.
         Thread.sleep(PAUSE.toMillis());
         String phase = rate % 1000 == 0 ? rate / 1000 + "k" : String.valueOf(rate);
-        run(http, server.url(), phase, rate, seconds, LatencyRecorder.ANNOTATION);
+        PhaseStats stats =
+            run(http, server.url(), phase, rate, seconds, LatencyRecorder.ANNOTATION);
+        stats.conditions().forEach(c -> System.out.println(c.format()));
       }
       Thread.sleep(DRAIN.toMillis());
       driver.configMaps().inNamespace(NAMESPACE).resource(configMap(DONE)).create();
@@ -134,8 +148,45 @@ public final class LatencyServer {
         .build();
   }
 
+  /**
+   * What the server did in one phase: updates asked and achieved per second, failures, and its
+   * update round trip's p99.
+   */
+  record PhaseStats(String phase, int askedRate, double achievedRate, long failed, double p99Ms) {
+
+    /**
+     * The conditions of the phase's latency figures: the server sustained the rate without failures
+     * ({@code server_rate}) and its own round trip stayed below {@link #MAX_SERVER_P99_MS} ({@code
+     * server_round_trip}).
+     */
+    List<Condition> conditions() {
+      String scope = "operator\\.latency_.*\\." + Pattern.quote(phase);
+      return List.of(
+          Condition.of(
+              scope,
+              "server_rate",
+              achievedRate >= MIN_RATE_SHARE * askedRate && failed == 0,
+              String.format(
+                  Locale.ROOT,
+                  "server sustained %.0f of %d updates/s asked (at least %.0f%% needed), %d failed",
+                  achievedRate,
+                  askedRate,
+                  MIN_RATE_SHARE * 100,
+                  failed)),
+          Condition.of(
+              scope,
+              "server_round_trip",
+              p99Ms <= MAX_SERVER_P99_MS,
+              String.format(
+                  Locale.ROOT,
+                  "server update round trip p99 %.2f ms (bound %.1f ms)",
+                  p99Ms,
+                  MAX_SERVER_P99_MS)));
+    }
+  }
+
   /** Sends {@code rate * seconds} paced updates, at most {@value #MAX_IN_FLIGHT} in flight. */
-  private static void run(
+  private static PhaseStats run(
       HttpClient http, URI url, String phase, int rate, int seconds, String annotation)
       throws InterruptedException {
     int total = rate * seconds;
@@ -199,5 +250,7 @@ public final class LatencyServer {
         LatencyRecorder.percentile(sorted, 0.99),
         LatencyRecorder.percentile(sorted, 0.999),
         sorted[total - 1] / 1000.0);
+    return new PhaseStats(
+        phase, rate, total / elapsed, failures.get(), LatencyRecorder.percentile(sorted, 0.99));
   }
 }

@@ -28,6 +28,10 @@ final class Figures {
           Map.entry("informer.retained_per_object", "heap retained per cached pod after full GC"),
           Map.entry("informer.peak_heap", "peak heap during the initial sync"),
           Map.entry(
+              "informer.operator_cache_per_pod",
+              "heap per cached pod: ours as the PodSet operator caches pods (projection), the"
+                  + " peer's default cache"),
+          Map.entry(
               "operator.converge_time",
               "PodSets x 3 pods, kubelet ready at once: first create to all readyReplicas=3"),
           Map.entry(

@@ -27,6 +27,8 @@ public record Goal(Pattern figures, Pattern peers, double minRatio) {
           of("workqueue\\.(cycle|unique)", "lbq", 0.5),
           of("informer\\.sync_time\\..*", "fabric8-.*", 2.0),
           of("informer\\.retained_per_object\\..*", "fabric8-.*", 2.0),
+          // Issue 22: at most 0.06x fabric8's default cache per pod in the operator.
+          of("informer\\.operator_cache_per_pod\\..*", "fabric8-.*", 1 / 0.06),
           of("apiserver\\..*", "fabric8-.*", 3.0),
           of("operator\\.converge_time\\..*", "josdk", 2.0),
           of("operator\\.converge_time\\..*", "seed-loop", 10.0),

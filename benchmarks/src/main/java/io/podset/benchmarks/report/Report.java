@@ -27,76 +27,148 @@ public final class Report {
       throw new IllegalArgumentException("usage: Report <raw dir> <markdown file> <title>");
     }
     Path raw = Path.of(args[0]);
-    List<ResultLine> samples = read(raw);
-    List<Comparison> comparisons = Comparison.of(samples, Goal.ISSUE_10);
-    comparisons.forEach(c -> System.out.println(c.line()));
-    long met = comparisons.stream().filter(c -> c.met().orElse(false)).count();
-    long missed = comparisons.stream().filter(c -> !c.met().orElse(true)).count();
-    System.out.printf(Locale.ROOT, "# goals: %d met, %d missed%n", met, missed);
-    comparisons.stream()
-        .filter(c -> !c.met().orElse(true))
+    List<Validity.Sample> samples = read(raw);
+    List<Judged> judged = judge(samples);
+    long invalid = judged.stream().filter(j -> !j.valid()).count();
+    // The verdict on the run first: a reader who stops at the first line is not misled.
+    System.out.println(verdict(judged));
+    judged.forEach(j -> System.out.println(j.line()));
+    long met = judged.stream().filter(j -> j.valid() && j.c().met().orElse(false)).count();
+    long missed = judged.stream().filter(j -> j.valid() && !j.c().met().orElse(true)).count();
+    long invalidGoals = judged.stream().filter(j -> !j.valid() && j.c().goal().isPresent()).count();
+    System.out.printf(
+        Locale.ROOT,
+        "# goals: %d met, %d missed, %d not judged (invalid figures)%n",
+        met,
+        missed,
+        invalidGoals);
+    judged.stream()
+        .filter(j -> j.valid() && !j.c().met().orElse(true))
         .forEach(
-            c ->
+            j ->
                 System.out.printf(
                     Locale.ROOT,
                     "# missed: %s ratio %.2f < %.2f%n",
-                    c.name(),
-                    c.ratio(),
-                    c.goal().orElseThrow().minRatio()));
+                    j.c().name(),
+                    j.c().ratio(),
+                    j.c().goal().orElseThrow().minRatio()));
     Path meta = raw.resolve("meta.md");
     String header = Files.exists(meta) ? Files.readString(meta) : "";
-    Files.writeString(
-        Path.of(args[1]), markdown(args[2], header, comparisons), StandardCharsets.UTF_8);
+    Files.writeString(Path.of(args[1]), markdown(args[2], header, judged), StandardCharsets.UTF_8);
+    if (invalid > 0) {
+      System.err.println(verdict(judged));
+    }
   }
 
-  /** Every sample in the directory's result files. */
-  static List<ResultLine> read(Path dir) throws IOException {
-    List<ResultLine> samples = new ArrayList<>();
+  /** A comparison and why it is invalid (empty: valid). */
+  record Judged(Comparison c, List<String> reasons) {
+    boolean valid() {
+      return reasons.isEmpty();
+    }
+
+    /** The comparison's line, or {@code NAME: invalid (reasons)} instead of a ratio. */
+    String line() {
+      return valid() ? c.line() : c.name() + ": invalid (" + String.join("; ", reasons) + ")";
+    }
+  }
+
+  /** Every comparison of the samples, judged by {@link Validity}. */
+  static List<Judged> judge(List<Validity.Sample> samples) {
+    List<ResultLine> results = samples.stream().map(Validity.Sample::result).toList();
+    return Comparison.of(results, Goal.ISSUE_10).stream()
+        .map(c -> new Judged(c, Validity.reasons(c.figure(), c.peer(), samples)))
+        .toList();
+  }
+
+  /** One line saying whether every figure is valid, or how many are not. */
+  static String verdict(List<Judged> judged) {
+    long invalid = judged.stream().filter(j -> !j.valid()).count();
+    return invalid == 0
+        ? "# validity: all " + judged.size() + " figures measured under the conditions they need"
+        : String.format(
+            Locale.ROOT,
+            "# validity: %d of %d figures INVALID (measured outside the conditions they need;"
+                + " printed as invalid, not as ratios)",
+            invalid,
+            judged.size());
+  }
+
+  /**
+   * Every sample in the directory's result files, each with the conditions checked in its file and
+   * in {@value Condition#RUN_FILE}.
+   */
+  static List<Validity.Sample> read(Path dir) throws IOException {
     List<Path> files;
     try (Stream<Path> list = Files.list(dir)) {
       files = list.sorted().toList();
     }
+    Path runFile = dir.resolve(Condition.RUN_FILE);
+    List<Condition> runConditions =
+        Files.exists(runFile) ? conditions(Files.readAllLines(runFile)) : List.of();
+    List<Validity.Sample> samples = new ArrayList<>();
     for (Path file : files) {
       String name = file.getFileName().toString();
+      List<ResultLine> results;
+      List<Condition> conditions = new ArrayList<>(runConditions);
       if (name.endsWith(".json")) {
-        samples.addAll(RawResults.jmhJson(Files.readString(file)));
+        results = RawResults.jmhJson(Files.readString(file));
       } else if (name.endsWith(".go.txt")) {
-        samples.addAll(RawResults.goBench(Files.readAllLines(file)));
+        results = RawResults.goBench(Files.readAllLines(file));
       } else if (name.endsWith(".txt")) {
-        samples.addAll(RawResults.resultLines(Files.readAllLines(file)));
+        List<String> lines = Files.readAllLines(file);
+        results = RawResults.resultLines(lines);
+        conditions.addAll(conditions(lines));
+      } else {
+        continue;
+      }
+      for (ResultLine result : results) {
+        samples.add(new Validity.Sample(result, conditions));
       }
     }
     return samples;
   }
 
-  /** The Markdown page: title, header, the table, then the parseable lines. */
-  static String markdown(String title, String header, List<Comparison> comparisons) {
+  private static List<Condition> conditions(List<String> lines) {
+    List<Condition> out = new ArrayList<>();
+    for (String line : lines) {
+      Condition.parse(line.trim()).ifPresent(out::add);
+    }
+    return out;
+  }
+
+  /** The Markdown page: title, header, the verdict, the table, then the parseable lines. */
+  static String markdown(String title, String header, List<Judged> judged) {
     StringBuilder md = new StringBuilder();
     md.append("# Benchmark results: ").append(title).append("\n\n");
+    md.append("**").append(verdict(judged).substring(2)).append("**\n\n");
     if (!header.isBlank()) {
       md.append(header.strip()).append("\n\n");
     }
     md.append("Each value is a median; ratio > 1 means ours is better (faster, more per second, ")
-        .append("or less memory), whichever way the unit points.\n\n");
+        .append("or less memory), whichever way the unit points. A figure measured outside the ")
+        .append("conditions it needs has no ratio: its row says why it is invalid.\n\n");
     md.append("| Figure | What | Peer | Ours | Peer's | Unit | Ratio | Goal | Met |\n");
     md.append("|---|---|---|---:|---:|---|---:|---:|:---:|\n");
-    for (Comparison c : comparisons) {
+    for (Judged j : judged) {
+      Comparison c = j.c();
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %s | %s | %s | %s | %.2f | %s | %s |%n",
+              "| %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
               c.figure(),
               Figures.describe(c.figure()),
               c.peer(),
               Comparison.number(c.ours()),
               Comparison.number(c.theirs()),
               c.unit(),
-              c.ratio(),
+              j.valid() ? String.format(Locale.ROOT, "%.2f", c.ratio()) : "invalid",
               c.goal().map(g -> String.format(Locale.ROOT, "≥ %.1f", g.minRatio())).orElse(""),
-              c.met().map(m -> m ? "yes" : "**no**").orElse("")));
+              j.valid()
+                  ? c.met().map(m -> m ? "yes" : "**no**").orElse("")
+                  : "invalid (" + String.join("; ", j.reasons()) + ")"));
     }
     md.append("\n```\n");
-    comparisons.forEach(c -> md.append(c.line()).append('\n'));
+    judged.forEach(j -> md.append(j.line()).append('\n'));
     md.append("```\n");
     return md.toString();
   }

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.podset.runtime.time.Clock;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,10 +36,11 @@ public final class ListerWatchers {
    * <p>Lists go straight through the client's HTTP client: each page is decoded as it streams in,
    * the next page is requested as soon as the continue token is known (so the server prepares it
    * while this page is decoded), and with the default transform ({@link
-   * InformerOptions#stripManagedFields()}) the managed fields of listed objects are skipped rather
-   * than decoded and then dropped. With {@link WatchTransport#HTTP_STREAM} (the default) the watch
-   * is an HTTP stream whose events are decoded and handed to the informer on the connection's I/O
-   * thread; with {@link WatchTransport#FABRIC8} it is fabric8's watch.
+   * InformerOptions#stripManagedFields()}, or a {@link Projections} transform not keeping them) the
+   * managed fields of listed objects are skipped rather than decoded and then dropped. With {@link
+   * WatchTransport#HTTP_STREAM} (the default) the watch is an HTTP stream whose events are decoded
+   * and handed to the informer on the connection's I/O thread; with {@link WatchTransport#FABRIC8}
+   * it is fabric8's watch.
    *
    * @throws IllegalArgumentException if a namespace is given for a cluster-scoped type
    */
@@ -73,7 +75,7 @@ public final class ListerWatchers {
             client.getConfiguration().getRequestTimeout(),
             client.getKubernetesSerialization(),
             type,
-            options.transform() == InformerOptions.stripManagedFields());
+            dropsManagedFields(options.transform()));
     if (options.watchTransport() == WatchTransport.HTTP_STREAM) {
       HttpWatch<T> watch =
           new HttpWatch<>(
@@ -93,6 +95,12 @@ public final class ListerWatchers {
             ? watchOp.inAnyNamespace()
             : watchOp.inNamespace(options.namespace());
     return new Fabric8ListerWatcher<>(pager, watcher::watch, options, clock, description);
+  }
+
+  /** Whether {@code transform} drops managed fields, so that lists need not decode them. */
+  static boolean dropsManagedFields(UnaryOperator<HasMetadata> transform) {
+    return transform == InformerOptions.stripManagedFields()
+        || (transform instanceof FieldProjection projection && !projection.keepsManagedFields());
   }
 
   /**

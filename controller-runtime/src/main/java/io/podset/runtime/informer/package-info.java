@@ -10,6 +10,10 @@
  * {@link io.podset.runtime.informer.SharedInformerFactory} shares one informer per type, namespace
  * and selectors.
  *
+ * <p>Memory: the default transform strips {@code managedFields}; {@link
+ * io.podset.runtime.informer.Projections#keep} caches only the fields a controller reads (a pod of
+ * a Deployment drops from about 11 KB to under 2 KB).
+ *
  * <p>Transport: lists stream through the fabric8 client's HTTP client, decoded as they arrive;
  * watches are HTTP streams ({@link io.podset.runtime.informer.WatchTransport#HTTP_STREAM}) whose
  * events are decoded and applied on the connection's I/O thread, read only as fast as the informer

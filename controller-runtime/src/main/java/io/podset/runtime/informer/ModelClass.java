@@ -1,0 +1,211 @@
+package io.podset.runtime.informer;
+
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One Jackson-bound model class (a fabric8 model type, a custom resource and its spec and status):
+ * its JSON properties that have both a getter and a setter, its additional-properties map if it has
+ * one, and its no-argument constructor. Classes with their own Jackson deserializer ({@code
+ * Quantity}, {@code IntOrString}) are not model classes: a projection keeps them whole. Found once
+ * per class; thread-safe and immutable.
+ */
+final class ModelClass {
+
+  /** What a property holds, as far as copying it goes. */
+  enum Kind {
+    STRING,
+    LIST,
+    MAP,
+    MODEL,
+    /** Anything else (numbers, booleans, opaque types): kept as is. */
+    VALUE
+  }
+
+  /**
+   * A property: its JSON name, accessors and kind; {@code element} is the class of its value, of a
+   * list's elements or of a map's values; {@code emptyByDefault} when a new instance holds an empty
+   * list or map there (fabric8 allocates one per list property).
+   */
+  record Property(
+      String name,
+      Method getter,
+      Method setter,
+      Kind kind,
+      Class<?> element,
+      boolean emptyByDefault) {
+
+    Object get(Object target) {
+      return invoke(getter, target);
+    }
+
+    void set(Object target, Object value) {
+      invoke(setter, target, value);
+    }
+  }
+
+  // Only reads annotations (property names, types, custom deserializers); never (de)serializes.
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private static final ClassValue<ModelClass> CLASSES =
+      new ClassValue<>() {
+        @Override
+        protected ModelClass computeValue(Class<?> type) {
+          return new ModelClass(type);
+        }
+      };
+
+  private final Class<?> type;
+  private final Constructor<?> constructor;
+  private final Map<String, Property> properties;
+  // Both null when the class has no additional properties.
+  private final Method getAdditionalProperties;
+  private final Method setAdditionalProperties;
+
+  private ModelClass(Class<?> type) {
+    this.type = type;
+    try {
+      this.constructor = type.getConstructor();
+    } catch (NoSuchMethodException e) {
+      throw new IllegalArgumentException(type.getName() + " has no public no-argument constructor");
+    }
+    Object defaults = newInstance();
+    BeanDescription description =
+        MAPPER.getSerializationConfig().introspect(MAPPER.constructType(type));
+    Map<String, Property> found = new LinkedHashMap<>();
+    for (BeanPropertyDefinition p : description.findProperties()) {
+      if (!p.hasGetter() || !p.hasSetter()) {
+        continue;
+      }
+      Method getter = p.getGetter().getAnnotated();
+      Method setter = p.getSetter().getAnnotated();
+      JavaType javaType = p.getPrimaryType();
+      Kind kind = kindOf(javaType);
+      Class<?> element =
+          kind == Kind.LIST || kind == Kind.MAP
+              ? javaType.getContentType().getRawClass()
+              : javaType.getRawClass();
+      Object initial = invoke(getter, defaults);
+      boolean empty =
+          (initial instanceof Collection<?> c && c.isEmpty())
+              || (initial instanceof Map<?, ?> m && m.isEmpty());
+      found.put(p.getName(), new Property(p.getName(), getter, setter, kind, element, empty));
+    }
+    this.properties = Collections.unmodifiableMap(found);
+    Method getAdditional;
+    Method setAdditional;
+    try {
+      getAdditional = type.getMethod("getAdditionalProperties");
+      setAdditional = type.getMethod("setAdditionalProperties", Map.class);
+    } catch (NoSuchMethodException e) {
+      getAdditional = null;
+      setAdditional = null;
+    }
+    this.getAdditionalProperties = getAdditional;
+    this.setAdditionalProperties = setAdditional;
+  }
+
+  /**
+   * The model class of {@code type}.
+   *
+   * @throws IllegalArgumentException if {@code type} is not a model class ({@link #isModel})
+   */
+  static ModelClass of(Class<?> type) {
+    if (!isModel(type)) {
+      throw new IllegalArgumentException(type.getName() + " is not a model class");
+    }
+    return CLASSES.get(type);
+  }
+
+  /**
+   * Whether {@code type} is a concrete, publicly constructible class outside the JDK without its
+   * own Jackson deserializer: one whose JSON properties are its bean properties.
+   */
+  static boolean isModel(Class<?> type) {
+    if (type.isPrimitive()
+        || type.isArray()
+        || type.isEnum()
+        || type.isInterface()
+        || Modifier.isAbstract(type.getModifiers())
+        || type.getName().startsWith("java.")) {
+      return false;
+    }
+    try {
+      type.getConstructor();
+    } catch (NoSuchMethodException e) {
+      return false;
+    }
+    BeanDescription description =
+        MAPPER.getDeserializationConfig().introspect(MAPPER.constructType(type));
+    return MAPPER
+            .getDeserializationConfig()
+            .getAnnotationIntrospector()
+            .findDeserializer(description.getClassInfo())
+        == null;
+  }
+
+  Class<?> type() {
+    return type;
+  }
+
+  /** The properties by JSON name, in the class's order. */
+  Map<String, Property> properties() {
+    return properties;
+  }
+
+  Object newInstance() {
+    try {
+      return constructor.newInstance();
+    } catch (InstantiationException | IllegalAccessException e) {
+      throw new IllegalStateException("cannot create a " + type.getName(), e);
+    } catch (InvocationTargetException e) {
+      throw new IllegalStateException("cannot create a " + type.getName(), e.getCause());
+    }
+  }
+
+  /** The additional properties of {@code target}: empty if the class has none. */
+  Map<?, ?> additionalProperties(Object target) {
+    Object value = getAdditionalProperties == null ? null : invoke(getAdditionalProperties, target);
+    return value instanceof Map<?, ?> map ? map : Map.of();
+  }
+
+  /** Replaces the additional properties of {@code target}, if the class has them. */
+  void setAdditionalProperties(Object target, Map<String, Object> value) {
+    if (setAdditionalProperties != null) {
+      invoke(setAdditionalProperties, target, value);
+    }
+  }
+
+  private static Kind kindOf(JavaType type) {
+    if (type.isCollectionLikeType()) {
+      return Kind.LIST;
+    }
+    if (type.isMapLikeType()) {
+      return Kind.MAP;
+    }
+    if (type.getRawClass() == String.class) {
+      return Kind.STRING;
+    }
+    return isModel(type.getRawClass()) ? Kind.MODEL : Kind.VALUE;
+  }
+
+  private static Object invoke(Method method, Object target, Object... args) {
+    try {
+      return method.invoke(target, args);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException("cannot call " + method, e);
+    } catch (InvocationTargetException e) {
+      throw new IllegalStateException("cannot call " + method, e.getCause());
+    }
+  }
+}
