@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -50,7 +51,10 @@ final class Fabric8ObjectWriter implements ObjectWriter {
     }
     String url = collection(type, Namespaced.class.isAssignableFrom(type) ? namespace : null);
     byte[] body = serialization.asJson(object).getBytes(StandardCharsets.UTF_8);
-    return send("POST", url, request().uri(URI.create(url)).post("application/json", body));
+    return object(
+        "POST",
+        url,
+        send("POST", url, request().uri(URI.create(url)).post("application/json", body)));
   }
 
   @Override
@@ -77,10 +81,49 @@ final class Fabric8ObjectWriter implements ObjectWriter {
       url.append('/').append(subresource);
     }
     String target = url.toString();
-    return send(
+    return object(
         "PATCH",
         target,
-        request().uri(URI.create(target)).method("PATCH", patchType.getContentType(), patch));
+        send(
+            "PATCH",
+            target,
+            request().uri(URI.create(target)).method("PATCH", patchType.getContentType(), patch)));
+  }
+
+  @Override
+  public Optional<WrittenObject> delete(
+      Class<? extends HasMetadata> type, String namespace, String name, String uid) {
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(name, "name");
+    String target = collection(type, namespace) + "/" + name;
+    String options =
+        "{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"propagationPolicy\":\"Background\""
+            + (uid == null ? "" : ",\"preconditions\":{\"uid\":\"" + uid + "\"}")
+            + "}";
+    try {
+      return Optional.ofNullable(
+          send(
+              "DELETE",
+              target,
+              request().uri(URI.create(target)).method("DELETE", "application/json", options)));
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
+  private static WrittenObject object(String method, String url, WrittenObject written) {
+    if (written == null) {
+      throw new KubernetesClientException(
+          "Failure executing: "
+              + method
+              + " at: "
+              + url
+              + ": the answer is a Status, not an object");
+    }
+    return written;
   }
 
   private HttpRequest.Builder request() {
@@ -136,41 +179,58 @@ final class Fabric8ObjectWriter implements ObjectWriter {
     }
   }
 
-  /** The top-level {@code metadata}'s namespace, name, uid and resourceVersion of {@code body}. */
+  /**
+   * The top-level {@code metadata}'s namespace, name, uid and resourceVersion of {@code body}; null
+   * when the body is a {@code Status} (the answer of some deletes).
+   */
   static WrittenObject written(byte[] body) throws IOException {
     try (JsonParser parser = JSON.createParser(body)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new IOException("not a JSON object");
       }
+      String kind = null;
+      WrittenObject written = null;
       while (parser.nextToken() == JsonToken.FIELD_NAME) {
         String field = parser.currentName();
-        parser.nextToken();
-        if (!"metadata".equals(field)) {
+        JsonToken token = parser.nextToken();
+        if ("kind".equals(field) && token == JsonToken.VALUE_STRING) {
+          kind = parser.getText();
+        } else if ("metadata".equals(field) && token == JsonToken.START_OBJECT) {
+          written = metadata(parser);
+        } else {
           parser.skipChildren();
-          continue;
         }
-        String namespace = null;
-        String name = null;
-        String uid = null;
-        String resourceVersion = null;
-        while (parser.nextToken() == JsonToken.FIELD_NAME) {
-          String key = parser.currentName();
-          JsonToken value = parser.nextToken();
-          if (value == JsonToken.VALUE_STRING) {
-            switch (key) {
-              case "namespace" -> namespace = parser.getText();
-              case "name" -> name = parser.getText();
-              case "uid" -> uid = parser.getText();
-              case "resourceVersion" -> resourceVersion = parser.getText();
-              default -> {}
-            }
-          } else {
-            parser.skipChildren();
-          }
-        }
-        return new WrittenObject(namespace, name, uid, resourceVersion);
       }
-      throw new IOException("no metadata");
+      if ("Status".equals(kind)) {
+        return null;
+      }
+      if (written == null) {
+        throw new IOException("no metadata");
+      }
+      return written;
     }
+  }
+
+  private static WrittenObject metadata(JsonParser parser) throws IOException {
+    String namespace = null;
+    String name = null;
+    String uid = null;
+    String resourceVersion = null;
+    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+      String key = parser.currentName();
+      JsonToken value = parser.nextToken();
+      if (value == JsonToken.VALUE_STRING) {
+        switch (key) {
+          case "namespace" -> namespace = parser.getText();
+          case "name" -> name = parser.getText();
+          case "uid" -> uid = parser.getText();
+          case "resourceVersion" -> resourceVersion = parser.getText();
+          default -> {}
+        }
+      } else {
+        parser.skipChildren();
+      }
+    }
+    return new WrittenObject(namespace, name, uid, resourceVersion);
   }
 }

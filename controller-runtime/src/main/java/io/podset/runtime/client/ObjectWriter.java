@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.util.Optional;
 
 /**
  * Creates and patches objects through a fabric8 client, returning only the written object's
@@ -62,4 +63,18 @@ public interface ObjectWriter {
       String subresource,
       PatchType patchType,
       String patch);
+
+  /**
+   * Deletes the object {@code name} of {@code type} in {@code namespace} (null for a cluster-scoped
+   * type), with background propagation to its dependents and, when {@code uid} is not null, the
+   * precondition that the object still has that uid.
+   *
+   * @return the object as the server answered (deleted, or terminating while finalizers remain):
+   *     empty when it was already gone or the server answered with a Status only
+   * @throws NullPointerException if {@code type} or {@code name} is null
+   * @throws KubernetesClientException if the server refused it (409 when the uid differs) or did
+   *     not answer
+   */
+  Optional<WrittenObject> delete(
+      Class<? extends HasMetadata> type, String namespace, String name, String uid);
 }

@@ -2,7 +2,7 @@ package io.podset.runtime.controller;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.podset.runtime.handler.EventHandler;
 import io.podset.runtime.handler.EventHandlers;
 import io.podset.runtime.informer.InformerOptions;
@@ -56,9 +56,11 @@ public final class ControllerBuilder {
   private int workers = 1;
   private Duration cacheSyncTimeout = DEFAULT_CACHE_SYNC_TIMEOUT;
   private Clock clock = Clock.system();
-  private MeterRegistry meterRegistry = Metrics.globalRegistry;
+  // Null until set: build() then gives the controller a registry of its own.
+  private MeterRegistry meterRegistry;
   private RateLimiter<Request> rateLimiter;
   private boolean inlineEventHandlers;
+  private ReconcileGate gate;
 
   ControllerBuilder(SharedInformerFactory informers, ControllerNames names) {
     this.informers = informers;
@@ -207,10 +209,40 @@ public final class ControllerBuilder {
     return this;
   }
 
-  /** Where metrics go (default: Micrometer's global registry). */
+  /**
+   * Where metrics go. A manager's builder sets the manager's registry (served on {@code /metrics});
+   * without one, the controller's meters go to a registry of its own, never to Micrometer's global
+   * one. A closed controller removes its meters, so a later one of the same name can register.
+   */
   public ControllerBuilder meterRegistry(MeterRegistry registry) {
     this.meterRegistry = Objects.requireNonNull(registry, "registry");
     return this;
+  }
+
+  /** Holds back requests before the reconciler sees them (the typed controllers' barrier). */
+  ControllerBuilder gate(ReconcileGate gate) {
+    this.gate = Objects.requireNonNull(gate, "gate");
+    return this;
+  }
+
+  SharedInformerFactory informers() {
+    return informers;
+  }
+
+  InformerOptions informerOptionsValue() {
+    return informerOptions;
+  }
+
+  Clock clockValue() {
+    return clock;
+  }
+
+  /** The registry metrics go to, created on first use when none was set. */
+  MeterRegistry meterRegistryValue() {
+    if (meterRegistry == null) {
+      meterRegistry = new SimpleMeterRegistry();
+    }
+    return meterRegistry;
   }
 
   /**
@@ -237,7 +269,7 @@ public final class ControllerBuilder {
             .name(name)
             .clock(clock)
             .rateLimiter(limiter)
-            .meterRegistry(meterRegistry)
+            .meterRegistry(meterRegistryValue())
             .buildRateLimiting();
     String claimed = name;
     return new DefaultController(
@@ -250,8 +282,9 @@ public final class ControllerBuilder {
             workers,
             cacheSyncTimeout,
             clock,
-            meterRegistry,
+            meterRegistryValue(),
             inlineEventHandlers,
+            gate,
             () -> names.release(claimed)));
   }
 
@@ -276,5 +309,6 @@ public final class ControllerBuilder {
       Clock clock,
       MeterRegistry meterRegistry,
       boolean inlineEventHandlers,
+      ReconcileGate gate,
       Runnable onClose) {}
 }

@@ -2,8 +2,11 @@ package io.podset.runtime.controller;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -27,8 +30,11 @@ final class ControllerMetrics {
   private final Counter errors;
   private final Counter terminalErrors;
   private final Timer reconcileTime;
+  private final MeterRegistry registry;
+  private final List<Meter> meters = new ArrayList<>();
 
   ControllerMetrics(MeterRegistry registry, String controller, AtomicInteger active, int workers) {
+    this.registry = registry;
     success = outcome(registry, controller, SUCCESS);
     error = outcome(registry, controller, ERROR);
     requeueAfter = outcome(registry, controller, REQUEUE_AFTER);
@@ -48,14 +54,16 @@ final class ControllerMetrics {
             .tag("controller", controller)
             .publishPercentileHistogram()
             .register(registry);
-    Gauge.builder("controller_runtime_active_workers", active, AtomicInteger::get)
-        .description("Number of currently used workers per controller")
-        .tag("controller", controller)
-        .register(registry);
-    Gauge.builder("controller_runtime_max_concurrent_reconciles", () -> workers)
-        .description("Maximum number of concurrent reconciles per controller")
-        .tag("controller", controller)
-        .register(registry);
+    meters.add(
+        Gauge.builder("controller_runtime_active_workers", active, AtomicInteger::get)
+            .description("Number of currently used workers per controller")
+            .tag("controller", controller)
+            .register(registry));
+    meters.add(
+        Gauge.builder("controller_runtime_max_concurrent_reconciles", () -> workers)
+            .description("Maximum number of concurrent reconciles per controller")
+            .tag("controller", controller)
+            .register(registry));
   }
 
   private static Counter outcome(MeterRegistry registry, String controller, String result) {
@@ -80,5 +88,15 @@ final class ControllerMetrics {
 
   void recordTerminal() {
     terminalErrors.increment();
+  }
+
+  /**
+   * Removes the gauges, which hold this controller's state: a later controller of the same name
+   * registers its own (Micrometer would otherwise keep the first one's). Counters and the timer
+   * stay, so totals survive a restart of the controller within the process.
+   */
+  synchronized void close() {
+    meters.forEach(registry::remove);
+    meters.clear();
   }
 }

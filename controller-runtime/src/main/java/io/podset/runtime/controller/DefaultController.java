@@ -45,6 +45,8 @@ final class DefaultController implements Controller {
   private final ReconcileCauses causes = new ReconcileCauses();
   private final AtomicInteger active = new AtomicInteger();
   private final ControllerMetrics metrics;
+  // Null for controllers without a read-your-writes barrier.
+  private final ReconcileGate gate;
 
   private final Object lock = new Object();
   // Guarded by lock: NEW -> STARTING -> RUNNING -> CLOSED; any state may move to CLOSED.
@@ -71,6 +73,7 @@ final class DefaultController implements Controller {
     this.clock = spec.clock();
     this.onClose = spec.onClose();
     this.inlineEventHandlers = spec.inlineEventHandlers();
+    this.gate = spec.gate();
     this.metrics = new ControllerMetrics(spec.meterRegistry(), name, active, workerCount);
   }
 
@@ -169,6 +172,7 @@ final class DefaultController implements Controller {
       state = State.CLOSED;
     }
     queue.shutDown();
+    metrics.close();
     onClose.run();
     throw new CacheSyncTimeoutException(message.toString());
   }
@@ -189,6 +193,13 @@ final class DefaultController implements Controller {
   }
 
   private void process(Request request) {
+    CompletableFuture<Void> held = gate == null ? null : gate.heldBack(request);
+    if (held != null) {
+      // Not a reconcile: the request comes back once the gate opens; its causes stay noted.
+      held.whenComplete((ignored, failure) -> queue.add(request));
+      queue.done(request);
+      return;
+    }
     long started = clock.nanoTime();
     int retries = queue.numRequeues(request);
     active.incrementAndGet();
@@ -272,6 +283,7 @@ final class DefaultController implements Controller {
       running.forEach(Thread::interrupt);
     }
     running.forEach(worker -> join(worker, Duration.ofSeconds(5)));
+    metrics.close();
     onClose.run();
     log.info("Stopped controller {}", name);
     return drained;

@@ -1,5 +1,6 @@
 package io.podset.runtime.manager;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -13,6 +14,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.podset.runtime.controller.Controller;
 import io.podset.runtime.controller.ControllerBuilder;
 import io.podset.runtime.controller.Controllers;
+import io.podset.runtime.controller.ObjectControllerBuilder;
 import io.podset.runtime.event.EventRecorder;
 import io.podset.runtime.event.EventRecorders;
 import io.podset.runtime.informer.SharedInformerFactory;
@@ -36,6 +38,8 @@ final class DefaultManager implements Manager {
   private static final Duration STOP_ON_LOSS_TIMEOUT = Duration.ofSeconds(5);
 
   private final KubernetesClient baseClient;
+  // Whether baseClient was built by the manager (then it closes it).
+  private final boolean ownsClient;
   private final KubernetesClient client;
   private final SharedInformerFactory informers;
   private final PrometheusMeterRegistry meterRegistry;
@@ -67,7 +71,8 @@ final class DefaultManager implements Manager {
 
   DefaultManager(ManagerBuilder config) {
     this.config = config;
-    this.baseClient = config.client;
+    this.ownsClient = config.client == null;
+    this.baseClient = ownsClient ? ManagedClients.fromEnvironment() : config.client;
     this.clock = config.clock;
     this.meterRegistry = config.meterRegistry;
     this.leaderElection = config.leaderElection;
@@ -143,6 +148,12 @@ final class DefaultManager implements Manager {
   }
 
   @Override
+  public <P extends HasMetadata> ObjectControllerBuilder<P> controllerFor(Class<P> type) {
+    return ObjectControllerBuilder.create(
+        type, client, eventRecorder, this::controllerBuilder, this::addController);
+  }
+
+  @Override
   public void addController(Supplier<Controller> controller) {
     java.util.Objects.requireNonNull(controller, "controller");
     synchronized (lock) {
@@ -160,6 +171,9 @@ final class DefaultManager implements Manager {
         throw new IllegalStateException("manager already started");
       }
       started = true;
+      if (!ownsClient) {
+        ManagedClients.describeRetries(baseClient);
+      }
       startServers();
       for (Supplier<Controller> supplier : controllerSuppliers) {
         prepared.add(supplier.get());
@@ -334,6 +348,9 @@ final class DefaultManager implements Manager {
     }
     if (client != baseClient) {
       client.close();
+    }
+    if (ownsClient) {
+      baseClient.close();
     }
     lifecycle.shutdown();
     terminated.complete(null);

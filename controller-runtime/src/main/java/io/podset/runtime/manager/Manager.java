@@ -1,9 +1,11 @@
 package io.podset.runtime.manager;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.podset.runtime.controller.Controller;
 import io.podset.runtime.controller.ControllerBuilder;
+import io.podset.runtime.controller.ObjectControllerBuilder;
 import io.podset.runtime.event.EventRecorder;
 import io.podset.runtime.informer.SharedInformerFactory;
 import java.time.Duration;
@@ -22,9 +24,25 @@ import java.util.function.Supplier;
  */
 public interface Manager extends AutoCloseable {
 
-  /** A builder for a manager talking to the cluster through {@code client}. */
+  /**
+   * A builder for a manager with a client of its own, configured as {@code kubectl} would be
+   * ({@code $KUBECONFIG}, {@code ~/.kube/config}, or the pod's service account), with fabric8's
+   * internal request retries off: every failed request reaches the controller's backoff and metrics
+   * instead of being retried out of sight. The manager closes the client.
+   */
+  static ManagerBuilder builder() {
+    return new ManagerBuilder(null);
+  }
+
+  /**
+   * A builder for a manager talking to the cluster through {@code client}, which the caller keeps
+   * and closes. Mind its retries: fabric8 retries a failed request (5xx, connection errors) up to
+   * {@code requestRetryBackoffLimit} times (10 by default) before the controller sees the failure;
+   * build it with {@code requestRetryBackoffLimit(0)} to leave retries to the controller's backoff.
+   * The manager logs the setting once at start.
+   */
   static ManagerBuilder builder(KubernetesClient client) {
-    return new ManagerBuilder(client);
+    return new ManagerBuilder(java.util.Objects.requireNonNull(client, "client"));
   }
 
   /**
@@ -44,6 +62,14 @@ public interface Manager extends AutoCloseable {
 
   /** A controller builder wired to this manager's informers, metrics and clock. */
   ControllerBuilder controllerBuilder();
+
+  /**
+   * A typed controller for primaries of {@code type}, registered with this manager by its {@code
+   * reconcile(...)}; see {@link ObjectControllerBuilder}.
+   *
+   * @throws IllegalStateException (from {@code reconcile}) once the manager has started
+   */
+  <P extends HasMetadata> ObjectControllerBuilder<P> controllerFor(Class<P> type);
 
   /**
    * Registers a controller. The supplier is called each time this process becomes leader (a

@@ -16,6 +16,7 @@ public final class ManagerBuilder {
   /** A port value asking for any free port (see {@link Manager#healthPort()}), for tests. */
   public static final int ANY_FREE_PORT = -1;
 
+  // Null when the manager builds (and closes) a client of its own.
   final KubernetesClient client;
   LeaderElectionConfig leaderElection;
   String bindAddress = "0.0.0.0";
@@ -28,7 +29,7 @@ public final class ManagerBuilder {
   PrometheusMeterRegistry meterRegistry;
 
   ManagerBuilder(KubernetesClient client) {
-    this.client = Objects.requireNonNull(client, "client");
+    this.client = client;
   }
 
   /** Enables leader election; without it every instance runs its controllers. */

@@ -2,6 +2,7 @@ package io.podset.runtime.predicate;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
@@ -49,6 +50,34 @@ public final class Predicates {
     return onUpdate(ObjectMeta::getResourceVersion);
   }
 
+  /**
+   * Passes every event except an update that changed only the status: an update passes when it is a
+   * resync (same resourceVersion), or its generation, labels, annotations, finalizers, owner
+   * references or deletion timestamp changed. Objects without a generation (kinds without a spec
+   * and status split) pass every update. The typed controllers' default for their primary.
+   */
+  public static Predicate<Event<? extends HasMetadata>> notStatusOnly() {
+    return event -> {
+      if (!(event instanceof Event.Updated<? extends HasMetadata> update)) {
+        return true;
+      }
+      ObjectMeta before = update.oldObject().getMetadata();
+      ObjectMeta after = update.object().getMetadata();
+      if (before == null || after == null || after.getGeneration() == null) {
+        return true;
+      }
+      return replaced(update.oldObject(), update.object())
+          || Objects.equals(before.getResourceVersion(), after.getResourceVersion())
+          || !Objects.equals(before.getGeneration(), after.getGeneration())
+          || !normalized(before.getLabels()).equals(normalized(after.getLabels()))
+          || !normalized(before.getAnnotations()).equals(normalized(after.getAnnotations()))
+          || !Objects.equals(listOf(before.getFinalizers()), listOf(after.getFinalizers()))
+          || !Objects.equals(
+              listOf(before.getOwnerReferences()), listOf(after.getOwnerReferences()))
+          || !Objects.equals(before.getDeletionTimestamp(), after.getDeletionTimestamp());
+    };
+  }
+
   /** Passes only events whose object carries {@code label} with {@code value}. */
   public static Predicate<Event<? extends HasMetadata>> hasLabel(String label, String value) {
     Objects.requireNonNull(label, "label");
@@ -82,6 +111,10 @@ public final class Predicates {
 
   private static Object read(HasMetadata object, Function<ObjectMeta, Object> field) {
     return object.getMetadata() == null ? null : field.apply(object.getMetadata());
+  }
+
+  private static List<?> listOf(List<?> list) {
+    return list == null ? List.of() : list;
   }
 
   private static Map<String, String> normalized(Map<String, String> map) {

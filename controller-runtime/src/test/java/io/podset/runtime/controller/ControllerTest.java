@@ -27,6 +27,7 @@ import io.podset.runtime.workqueue.RateLimiters;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -127,6 +128,48 @@ class ControllerTest {
     while (controller.activeWorkers() > 0 && System.nanoTime() < deadline) {
       Thread.onSpinWait();
     }
+  }
+
+  @Test
+  void heldBackRequest_isReconciledOnceTheGateOpens_withTheCausesKept() throws Exception {
+    CompletableFuture<Void> open = new CompletableFuture<>();
+    java.util.concurrent.atomic.AtomicBoolean holding =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    ReconcileGate gate = request -> holding.get() ? open : null;
+    start(builder(recording(r -> Result.done())).gate(gate));
+
+    replicaSets.add(replicaSet("a", 1));
+    assertNoReconcile();
+
+    holding.set(false);
+    open.complete(null);
+    assertThat(nextReconcile()).isEqualTo("ns/a cause=add ReplicaSet ns/a");
+    assertNoReconcile();
+  }
+
+  @Test
+  void closedController_removesItsGauges_soTheNextOfTheSameNameReportsItsOwn() {
+    start(builder(recording(r -> Result.done())).workers(2));
+    assertThat(metrics.get("controller_runtime_max_concurrent_reconciles").gauge().value())
+        .isEqualTo(2);
+    controller.close();
+
+    controller = builder(recording(r -> Result.done())).workers(5).build();
+    assertThat(metrics.get("controller_runtime_max_concurrent_reconciles").gauge().value())
+        .isEqualTo(5);
+  }
+
+  @Test
+  void withoutARegistry_metricsStayOffTheGlobalOne() {
+    int before = io.micrometer.core.instrument.Metrics.globalRegistry.getMeters().size();
+    replicaSets.sync();
+    controller =
+        Controllers.builder(informers)
+            .named("unmetered")
+            .forResource(ReplicaSet.class)
+            .reconciler(r -> Result.done())
+            .build();
+    assertThat(io.micrometer.core.instrument.Metrics.globalRegistry.getMeters()).hasSize(before);
   }
 
   @Test

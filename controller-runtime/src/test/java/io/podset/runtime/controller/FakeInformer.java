@@ -8,6 +8,7 @@ import io.podset.runtime.informer.InformerHealth;
 import io.podset.runtime.informer.ResourceEventHandler;
 import io.podset.runtime.informer.SharedInformer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -138,14 +139,47 @@ final class FakeInformer<T extends HasMetadata> implements SharedInformer<T> {
     return null;
   }
 
+  // Guarded by observedLock: the newest version observed (0 for none) and who waits for which.
+  private final Object observedLock = new Object();
+  private long observed;
+  private final List<Map.Entry<Long, CompletableFuture<Void>>> observers = new ArrayList<>();
+
+  /** The cache has now observed every change up to {@code resourceVersion}. */
+  void observe(long resourceVersion) {
+    List<CompletableFuture<Void>> ready = new ArrayList<>();
+    synchronized (observedLock) {
+      observed = Math.max(observed, resourceVersion);
+      observers.removeIf(
+          entry -> {
+            if (entry.getKey() <= observed) {
+              ready.add(entry.getValue());
+              return true;
+            }
+            return entry.getValue().isDone();
+          });
+    }
+    ready.forEach(future -> future.complete(null));
+  }
+
   @Override
   public String lastObservedResourceVersion() {
-    return null;
+    synchronized (observedLock) {
+      return observed == 0 ? null : Long.toString(observed);
+    }
   }
 
   @Override
   public CompletableFuture<Void> awaitObserved(String resourceVersion) {
-    return new CompletableFuture<>();
+    long version = Long.parseLong(resourceVersion);
+    CompletableFuture<Void> future = new CompletableFuture<>();
+    synchronized (observedLock) {
+      if (version > observed) {
+        observers.add(Map.entry(version, future));
+        return future;
+      }
+    }
+    future.complete(null);
+    return future;
   }
 
   @Override
