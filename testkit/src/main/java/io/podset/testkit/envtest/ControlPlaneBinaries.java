@@ -10,13 +10,15 @@ import java.util.function.Function;
 
 /**
  * Where the control-plane executables are: {@code kube-apiserver}, {@code etcd} and, optionally,
- * {@code kube-controller-manager}.
+ * {@code kube-controller-manager}, {@code kube-scheduler} and {@code kwok} (the last two for a
+ * {@link SimulatedCluster}).
  *
  * <p>{@link #locate()} searches, for each executable, in this order:
  *
  * <ol>
  *   <li>its own variable, as controller-runtime's envtest: {@code TEST_ASSET_KUBE_APISERVER},
- *       {@code TEST_ASSET_ETCD}, {@code TEST_ASSET_KUBE_CONTROLLER_MANAGER};
+ *       {@code TEST_ASSET_ETCD}, {@code TEST_ASSET_KUBE_CONTROLLER_MANAGER}, {@code
+ *       TEST_ASSET_KUBE_SCHEDULER}, {@code TEST_ASSET_KWOK};
  *   <li>the directory named by {@code KUBEBUILDER_ASSETS};
  *   <li>the directory named by {@code PODSET_KUBE_ASSETS_DIR};
  *   <li>the cache directory that {@code testkit/kube/build-control-plane.sh} fills by default:
@@ -26,9 +28,15 @@ import java.util.function.Function;
  * @param kubeApiServer the {@code kube-apiserver} executable
  * @param etcd the {@code etcd} executable
  * @param kubeControllerManager the {@code kube-controller-manager} executable, if found
+ * @param kubeScheduler the {@code kube-scheduler} executable, if found
+ * @param kwok the {@code kwok} executable, if found
  */
 public record ControlPlaneBinaries(
-    Path kubeApiServer, Path etcd, Optional<Path> kubeControllerManager) {
+    Path kubeApiServer,
+    Path etcd,
+    Optional<Path> kubeControllerManager,
+    Optional<Path> kubeScheduler,
+    Optional<Path> kwok) {
 
   /** The Kubernetes release that the build script builds by default (kept in step with it). */
   public static final String DEFAULT_KUBE_VERSION = "v1.34.4";
@@ -45,6 +53,17 @@ public record ControlPlaneBinaries(
     Objects.requireNonNull(kubeApiServer, "kubeApiServer");
     Objects.requireNonNull(etcd, "etcd");
     Objects.requireNonNull(kubeControllerManager, "kubeControllerManager");
+    Objects.requireNonNull(kubeScheduler, "kubeScheduler");
+    Objects.requireNonNull(kwok, "kwok");
+  }
+
+  /**
+   * A control plane without scheduler and kwok, enough for a {@link RealApiServer}.
+   *
+   * @throws NullPointerException if an argument is null
+   */
+  public ControlPlaneBinaries(Path kubeApiServer, Path etcd, Optional<Path> kubeControllerManager) {
+    this(kubeApiServer, etcd, kubeControllerManager, Optional.empty(), Optional.empty());
   }
 
   /**
@@ -72,6 +91,9 @@ public record ControlPlaneBinaries(
             dirs,
             env,
             new ArrayList<>());
+    Optional<Path> scheduler =
+        find("kube-scheduler", "TEST_ASSET_KUBE_SCHEDULER", dirs, env, new ArrayList<>());
+    Optional<Path> kwok = find("kwok", "TEST_ASSET_KWOK", dirs, env, new ArrayList<>());
     if (apiServer.isEmpty() || etcd.isEmpty()) {
       throw new ControlPlaneBinariesMissingException(
           "Kubernetes control-plane binaries not found (looked for "
@@ -79,10 +101,10 @@ public record ControlPlaneBinaries(
               + "). Build them with `"
               + BUILD_COMMAND
               + "` (needs Go and the Go module proxy; takes minutes on a cold cache), or point"
-              + " KUBEBUILDER_ASSETS at a directory holding kube-apiserver, etcd and"
-              + " kube-controller-manager.");
+              + " KUBEBUILDER_ASSETS at a directory holding kube-apiserver, etcd,"
+              + " kube-controller-manager, kube-scheduler and kwok.");
     }
-    return new ControlPlaneBinaries(apiServer.get(), etcd.get(), kcm);
+    return new ControlPlaneBinaries(apiServer.get(), etcd.get(), kcm, scheduler, kwok);
   }
 
   /**

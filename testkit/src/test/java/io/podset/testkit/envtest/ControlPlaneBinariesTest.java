@@ -37,6 +37,24 @@ class ControlPlaneBinariesTest {
   }
 
   @Test
+  void locate_schedulerAndKwok_foundNextToTheOthers() throws IOException {
+    Path dir = Files.createDirectories(temp.resolve("assets"));
+    executable(dir, "kube-apiserver");
+    executable(dir, "etcd");
+    executable(dir, "kube-scheduler");
+    Path kwok = executable(Files.createDirectories(temp.resolve("elsewhere")), "kwok");
+    env.put("KUBEBUILDER_ASSETS", dir.toString());
+    env.put("TEST_ASSET_KWOK", kwok.toString());
+    env.put("HOME", temp.resolve("home").toString());
+
+    ControlPlaneBinaries found = ControlPlaneBinaries.locate(env::get);
+
+    assertThat(found.kubeScheduler()).contains(dir.resolve("kube-scheduler"));
+    assertThat(found.kwok()).contains(kwok);
+    assertThat(found.kubeControllerManager()).isEmpty();
+  }
+
+  @Test
   void locate_testAssetVariable_winsOverDirectory() throws IOException {
     Path dir = Files.createDirectories(temp.resolve("assets"));
     executable(dir, "kube-apiserver");
@@ -50,6 +68,8 @@ class ControlPlaneBinariesTest {
 
     assertThat(found.etcd()).isEqualTo(other);
     assertThat(found.kubeControllerManager()).isEmpty();
+    assertThat(found.kubeScheduler()).isEmpty();
+    assertThat(found.kwok()).isEmpty();
   }
 
   @Test
