@@ -131,12 +131,14 @@ final class ObjectWrites {
     checkNamespace(type, namespace, body);
     List<String> warnings = FieldValidation.check(type, body, request);
     return FieldValidation.withWarnings(
-        createObject(type, namespace, body, dryRun(request)), warnings);
+        createObject(type, namespace, body, dryRun(request), ManagedFields.manager(request)),
+        warnings);
   }
 
   /** Creates {@code body} (kind and namespace checked). */
+  // manager: who gets the Update entry of managedFields, or null (server-side apply has its own).
   private ApiResponse createObject(
-      ResourceType type, String namespace, ObjectNode body, boolean dryRun) {
+      ResourceType type, String namespace, ObjectNode body, boolean dryRun, String manager) {
     body = type.rules().toStorage(body);
     if (type.namespaced()) {
       ObjectNode ns = store.get("/namespaces", namespace);
@@ -198,6 +200,9 @@ final class ObjectWrites {
       }
       type.rules().applyDefaults(candidate);
       type.rules().prepareForCreate(candidate);
+      if (manager != null) {
+        ManagedFields.recordUpdate(type, null, candidate, manager, false, clock.instant());
+      }
       String name = Json.name(candidate);
       validate(type, name, candidate, true);
       String key = ObjectStore.key(type.namespaced() ? namespace : null, name);
@@ -260,7 +265,15 @@ final class ObjectWrites {
     Json.metadata(body).put("name", name);
     List<String> warnings = FieldValidation.check(type, body, request);
     return FieldValidation.withWarnings(
-        commitUpdate(type, namespace, name, target, dryRun(request), current -> body), warnings);
+        commitUpdate(
+            type,
+            namespace,
+            name,
+            target,
+            dryRun(request),
+            ManagedFields.manager(request),
+            current -> body),
+        warnings);
   }
 
   /** PATCH of an object or its status. */
@@ -282,6 +295,7 @@ final class ObjectWrites {
             name,
             target,
             dryRun(request),
+            ManagedFields.manager(request),
             current -> {
               JsonNode patched = applyPatch(contentType, ObjectMeta.render(type, current), patch);
               if (!patched.isObject()) {
@@ -354,7 +368,8 @@ final class ObjectWrites {
     if (target == Target.MAIN && store.get(type.storageKey(), key) == null) {
       ObjectNode created =
           ServerSideApply.apply(type, null, config, manager, force, clock.instant());
-      return FieldValidation.withWarnings(createObject(type, namespace, created, dryRun), warnings);
+      return FieldValidation.withWarnings(
+          createObject(type, namespace, created, dryRun, null), warnings);
     }
     return FieldValidation.withWarnings(
         commitUpdate(
@@ -363,6 +378,7 @@ final class ObjectWrites {
             name,
             target,
             dryRun,
+            null,
             current ->
                 ServerSideApply.apply(
                     type,
@@ -431,17 +447,20 @@ final class ObjectWrites {
     ObjectNode from(ObjectNode current);
   }
 
+  /** An update by the server itself (scale, garbage collection): no managedFields entry. */
   ApiResponse commitUpdate(
       ResourceType type, String namespace, String name, Target target, Desired desired) {
-    return commitUpdate(type, namespace, name, target, false, desired);
+    return commitUpdate(type, namespace, name, target, false, null, desired);
   }
 
+  // manager: who gets the Update entry of managedFields, or null (apply, the server's own writes).
   ApiResponse commitUpdate(
       ResourceType type,
       String namespace,
       String name,
       Target target,
       boolean dryRun,
+      String manager,
       Desired desired) {
     String key = ObjectStore.key(type.namespaced() ? namespace : null, name);
     ObjectStore.WriteResult result =
@@ -455,6 +474,10 @@ final class ObjectWrites {
               }
               ObjectNode body = type.rules().toStorage(desired.from(current));
               ObjectNode next = prepareUpdate(type, current, body, target);
+              if (manager != null) {
+                ManagedFields.recordUpdate(
+                    type, current, next, manager, target == Target.STATUS, clock.instant());
+              }
               return Deletions.finished(next) ? null : next;
             });
     return ApiResponse.json(200, ObjectMeta.render(type, result.object()));

@@ -127,10 +127,16 @@
  *       $retainKeys} are ignored; custom resources get 415 as on Kubernetes.
  *   <li>Server-side apply: the configuration is merged (strategic for built-in kinds, JSON merge
  *       for custom resources, whose lists are atomic); each manager's {@code Apply} entry records
- *       the leaf fields it applied; a changed value of a field in another manager's entry is a 409
- *       unless {@code force}. Not modelled: removing fields a manager stopped applying, {@code
- *       Update} entries and ownership taken by ordinary writes, {@code x-kubernetes-list-type} and
- *       map types from schemas, apply via {@code application/apply-patch+cbor}.
+ *       the leaf fields it applied; ordinary creates, updates and patches record {@code Update}
+ *       entries (manager from {@code fieldManager} or the User-Agent's product; {@code subresource:
+ *       status} for status writes) and take over the fields they change; a changed value of a field
+ *       in another manager's entry is a 409 with the real message unless {@code force}; a field a
+ *       manager stops applying is removed unless another manager owns it. Entries are in the real
+ *       order (Apply first, then by time). Not modelled: the {@code "."} markers of FieldsV1,
+ *       ownership of list elements and maps as such (only leaves are owned), metadata fields
+ *       besides labels, annotations and finalizers, {@code Update} entries of the scale subresource
+ *       and of the server's own writes (garbage collector), {@code x-kubernetes-list-type} and map
+ *       types from schemas, apply via {@code application/apply-patch+cbor}.
  *   <li>{@code dryRun=All} computes the full result (validation, defaults, preconditions) but does
  *       not run admission (there is none) and does not cascade to dependents.
  *   <li>Fault injection does not cut connections mid-response (a dropped watch ends cleanly with
