@@ -13,7 +13,6 @@ import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.informer.SharedInformerFactory;
 import io.podset.runtime.predicate.Event;
 import io.podset.runtime.predicate.Predicates;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Predicate;
 
@@ -108,19 +107,16 @@ public final class PodSetController {
     SharedInformer<PodSet> podSets = informers.informerFor(PodSet.class, informerOptions);
     SharedInformer<Pod> pods = informers.informerFor(Pod.class, informerOptions);
     PodSetReconciler reconciler = PodSetReconciler.create(client, podSets, pods, events, options);
-    Controller controller =
-        builder
-            .named(
-                informerOptions.namespace() == null
-                    ? NAME
-                    : NAME + "-" + informerOptions.namespace())
-            .informerOptions(informerOptions)
-            .forResource(PodSet.class, specChanged())
-            .watches(pods, reconciler.podEventHandler(), event -> true)
-            .workers(options.workers())
-            .reconciler(reconciler)
-            .build();
-    return new ClosingController(controller, reconciler);
+    return builder
+        .named(
+            informerOptions.namespace() == null ? NAME : NAME + "-" + informerOptions.namespace())
+        .informerOptions(informerOptions)
+        .forResource(PodSet.class, specChanged())
+        .watches(pods, reconciler.podEventHandler(), event -> true)
+        .workers(options.workers())
+        .reconciler(reconciler)
+        .closing(reconciler)
+        .build();
   }
 
   /**
@@ -144,54 +140,5 @@ public final class PodSetController {
               before.getMetadata().getDeletionTimestamp(),
               after.getMetadata().getDeletionTimestamp());
     };
-  }
-
-  /** The runtime controller, also closing the reconciler's writer pool when it closes. */
-  private static final class ClosingController implements Controller {
-    private final Controller delegate;
-    private final PodSetReconciler reconciler;
-
-    ClosingController(Controller delegate, PodSetReconciler reconciler) {
-      this.delegate = delegate;
-      this.reconciler = reconciler;
-    }
-
-    @Override
-    public String name() {
-      return delegate.name();
-    }
-
-    @Override
-    public void start() {
-      delegate.start();
-    }
-
-    @Override
-    public boolean isRunning() {
-      return delegate.isRunning();
-    }
-
-    @Override
-    public int activeWorkers() {
-      return delegate.activeWorkers();
-    }
-
-    @Override
-    public boolean shutdown(Duration timeout) {
-      try {
-        return delegate.shutdown(timeout);
-      } finally {
-        reconciler.close();
-      }
-    }
-
-    @Override
-    public void close() {
-      try {
-        delegate.close();
-      } finally {
-        reconciler.close();
-      }
-    }
   }
 }

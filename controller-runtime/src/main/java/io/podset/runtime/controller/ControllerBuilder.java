@@ -61,6 +61,7 @@ public final class ControllerBuilder {
   private RateLimiter<Request> rateLimiter;
   private boolean inlineEventHandlers;
   private ReconcileGate gate;
+  private final List<AutoCloseable> closeables = new ArrayList<>();
 
   ControllerBuilder(SharedInformerFactory informers, ControllerNames names) {
     this.informers = informers;
@@ -219,6 +220,15 @@ public final class ControllerBuilder {
     return this;
   }
 
+  /**
+   * Something the controller closes after its workers stopped, such as the reconciler's own thread
+   * pool; closed in the order given. A failure to close is logged, not thrown.
+   */
+  public ControllerBuilder closing(AutoCloseable resource) {
+    closeables.add(Objects.requireNonNull(resource, "resource"));
+    return this;
+  }
+
   /** Holds back requests before the reconciler sees them (the typed controllers' barrier). */
   ControllerBuilder gate(ReconcileGate gate) {
     this.gate = Objects.requireNonNull(gate, "gate");
@@ -227,10 +237,6 @@ public final class ControllerBuilder {
 
   SharedInformerFactory informers() {
     return informers;
-  }
-
-  InformerOptions informerOptionsValue() {
-    return informerOptions;
   }
 
   Clock clockValue() {
@@ -285,6 +291,7 @@ public final class ControllerBuilder {
             meterRegistryValue(),
             inlineEventHandlers,
             gate,
+            List.copyOf(closeables),
             () -> names.release(claimed)));
   }
 
@@ -310,5 +317,6 @@ public final class ControllerBuilder {
       MeterRegistry meterRegistry,
       boolean inlineEventHandlers,
       ReconcileGate gate,
+      List<AutoCloseable> closeables,
       Runnable onClose) {}
 }

@@ -40,6 +40,7 @@ final class DefaultController implements Controller {
   private final Duration cacheSyncTimeout;
   private final Clock clock;
   private final Runnable onClose;
+  private final List<AutoCloseable> closeables;
   // Whether the queueing handlers are registered inline (ControllerBuilder#inlineEventHandlers).
   private final boolean inlineEventHandlers;
   private final ReconcileCauses causes = new ReconcileCauses();
@@ -72,6 +73,7 @@ final class DefaultController implements Controller {
     this.cacheSyncTimeout = spec.cacheSyncTimeout();
     this.clock = spec.clock();
     this.onClose = spec.onClose();
+    this.closeables = spec.closeables();
     this.inlineEventHandlers = spec.inlineEventHandlers();
     this.gate = spec.gate();
     this.metrics = new ControllerMetrics(spec.meterRegistry(), name, active, workerCount);
@@ -172,6 +174,7 @@ final class DefaultController implements Controller {
       state = State.CLOSED;
     }
     queue.shutDown();
+    closeResources();
     metrics.close();
     onClose.run();
     throw new CacheSyncTimeoutException(message.toString());
@@ -283,10 +286,21 @@ final class DefaultController implements Controller {
       running.forEach(Thread::interrupt);
     }
     running.forEach(worker -> join(worker, Duration.ofSeconds(5)));
+    closeResources();
     metrics.close();
     onClose.run();
     log.info("Stopped controller {}", name);
     return drained;
+  }
+
+  private void closeResources() {
+    for (AutoCloseable resource : closeables) {
+      try {
+        resource.close();
+      } catch (Exception e) {
+        log.warn("Controller {}: closing {} failed", name, resource, e);
+      }
+    }
   }
 
   private static boolean join(Thread thread, Duration timeout) {

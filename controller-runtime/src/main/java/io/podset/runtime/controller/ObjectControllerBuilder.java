@@ -245,7 +245,7 @@ public final class ObjectControllerBuilder<P extends HasMetadata> {
 
   /** A snapshot of the builder, so later changes to it do not leak into built controllers. */
   private static final class Settings<P extends HasMetadata> {
-    private final ObjectControllerBuilder<P> b;
+    private final ObjectControllerBuilder<P> builder;
     private final String name;
     private final InformerOptions informerOptions;
     private final Predicate<? super Event<P>> filter;
@@ -259,7 +259,7 @@ public final class ObjectControllerBuilder<P extends HasMetadata> {
     private final ObjectReconciler<P> reconciler;
 
     Settings(ObjectControllerBuilder<P> b, ObjectReconciler<P> reconciler) {
-      this.b = b;
+      this.builder = b;
       this.name = b.name != null ? b.name : HasMetadata.getKind(b.type).toLowerCase(Locale.ROOT);
       this.informerOptions = b.informerOptions;
       this.filter = b.filter;
@@ -279,9 +279,9 @@ public final class ObjectControllerBuilder<P extends HasMetadata> {
     @SuppressWarnings({"unchecked", "rawtypes"})
     Controller build() {
       ControllerBuilder base =
-          b.controllers.get().named(name).informerOptions(informerOptions).workers(workers);
+          builder.controllers.get().named(name).informerOptions(informerOptions).workers(workers);
       SharedInformerFactory informers = base.informers();
-      base.forResource(b.type, filter);
+      base.forResource(builder.type, filter);
       Map<Class<?>, SharedInformer<?>> watched = new LinkedHashMap<>();
       Set<Class<?>> ownedTypes = new HashSet<>();
       for (Map.Entry<Class<? extends HasMetadata>, Predicate<?>> entry : owned.entrySet()) {
@@ -305,13 +305,13 @@ public final class ObjectControllerBuilder<P extends HasMetadata> {
       ControllerResources<P> resources =
           new ControllerResources<>(
               name,
-              b.type,
-              informers.informerFor(b.type, informerOptions),
+              builder.type,
+              informers.informerFor(builder.type, informerOptions),
               watched,
               ownedTypes,
-              b.client,
-              ObjectWriter.of(b.client),
-              b.events,
+              builder.client,
+              ObjectWriter.of(builder.client),
+              builder.events,
               base.clockValue(),
               fieldManager);
       return base.reconciler(

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.podset.runtime.client.WrittenObject;
 import io.podset.runtime.ownership.Finalizers;
+import io.podset.runtime.reconcile.TerminalReconcileException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
@@ -98,8 +99,18 @@ final class PrimaryWrites<P extends HasMetadata> {
                   patch.toString());
       return Optional.of(written.resourceVersion());
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 404 || (e.getCode() == 422 && replaced(current))) {
+      if ((e.getCode() == 404 || e.getCode() == 422) && replaced(current)) {
         return Optional.empty(); // gone, or a new object of the same name: its own reconcile writes
+      }
+      if (e.getCode() == 404) {
+        throw new TerminalReconcileException(
+            "cannot write the status of "
+                + current.getKind()
+                + " "
+                + meta.getName()
+                + ": the server has the object but no /status for it; give its"
+                + " CustomResourceDefinition the status subresource (subresources: {status: {}})",
+            e);
       }
       throw e;
     }

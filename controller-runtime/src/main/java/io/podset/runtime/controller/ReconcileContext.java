@@ -217,6 +217,17 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
               + " without");
     }
     if (Namespaced.class.isAssignableFrom(copy.getClass()) && meta.getNamespace() == null) {
+      if (primary.getMetadata().getNamespace() == null) {
+        throw new IllegalArgumentException(
+            use
+                + " of a namespaced "
+                + copy.getKind()
+                + " needs metadata.namespace: the primary, "
+                + primary.getKind()
+                + " "
+                + primary.getMetadata().getName()
+                + ", is cluster-scoped");
+      }
       meta.setNamespace(primary.getMetadata().getNamespace());
     }
     meta.setResourceVersion(null);

@@ -2,8 +2,15 @@
  * The control loop: watches feed a rate-limited work queue; worker threads reconcile one request at
  * a time each.
  *
- * <p>Build a controller with {@link io.podset.runtime.controller.Controllers#builder}: name it,
- * give it its primary resource, the resources it owns and any other watches, a {@link
+ * <p>Most operators use the typed form: {@code manager.controllerFor(Type.class)} returns an {@link
+ * io.podset.runtime.controller.ObjectControllerBuilder}, whose reconciler gets the cached primary
+ * and a {@link io.podset.runtime.reconcile.Context} with tracked writes (server-side apply that
+ * skips what the cache already holds, status without conflicts, finalizers around a cleanup) and
+ * the read-your-writes barrier: the next reconcile of an object waits until the caches show the
+ * previous one's writes.
+ *
+ * <p>Underneath, build a controller with {@link io.podset.runtime.controller.Controllers#builder}:
+ * name it, give it its primary resource, the resources it owns and any other watches, a {@link
  * io.podset.runtime.reconcile.Reconciler}, and optionally event filters, worker count, rate
  * limiter, clock and metrics registry. {@link io.podset.runtime.controller.Controller#start()}
  * starts the informers it needs, waits for their caches, then starts the workers.

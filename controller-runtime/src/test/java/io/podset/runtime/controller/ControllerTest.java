@@ -148,6 +148,24 @@ class ControllerTest {
   }
 
   @Test
+  void closingResources_areClosedAfterTheWorkersStopped_evenWhenOneFails() throws Exception {
+    List<String> closed = new java.util.concurrent.CopyOnWriteArrayList<>();
+    start(
+        builder(recording(r -> Result.done()))
+            .closing(() -> closed.add("pool active=" + controller.activeWorkers()))
+            .closing(
+                () -> {
+                  throw new IllegalStateException("broken");
+                })
+            .closing(() -> closed.add("second")));
+    assertThat(closed).isEmpty();
+
+    controller.close();
+
+    assertThat(closed).containsExactly("pool active=0", "second");
+  }
+
+  @Test
   void closedController_removesItsGauges_soTheNextOfTheSameNameReportsItsOwn() {
     start(builder(recording(r -> Result.done())).workers(2));
     assertThat(metrics.get("controller_runtime_max_concurrent_reconciles").gauge().value())

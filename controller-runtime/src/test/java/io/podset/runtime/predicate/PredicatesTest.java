@@ -39,6 +39,38 @@ class PredicatesTest {
   }
 
   @Test
+  void notStatusOnly_dropsTheEchoOfAStatusWrite_andPassesEverythingElse() {
+    Predicate<Event<? extends HasMetadata>> p = Predicates.notStatusOnly();
+    Pod base = pod(1, "10", Map.of(), Map.of());
+    assertThat(update(p, base, pod(1, "11", Map.of(), Map.of()))).as("status only").isFalse();
+    assertThat(update(p, base, pod(1, "10", Map.of(), Map.of()))).as("resync").isTrue();
+    assertThat(update(p, base, pod(2, "11", Map.of(), Map.of()))).as("spec").isTrue();
+    assertThat(update(p, base, pod(1, "11", Map.of("a", "b"), Map.of()))).as("labels").isTrue();
+    assertThat(update(p, base, pod(1, "11", Map.of(), Map.of("a", "b"))))
+        .as("annotations")
+        .isTrue();
+    Pod finalized = pod(1, "11", Map.of(), Map.of());
+    finalized.getMetadata().setFinalizers(java.util.List.of("example.com/f"));
+    assertThat(update(p, base, finalized)).as("finalizers").isTrue();
+    Pod deleting = pod(1, "11", Map.of(), Map.of());
+    deleting.getMetadata().setDeletionTimestamp("2026-12-01T10:00:00Z");
+    assertThat(update(p, base, deleting)).as("deletion").isTrue();
+    Pod noGeneration = pod(1, "11", Map.of(), Map.of());
+    noGeneration.getMetadata().setGeneration(null);
+    assertThat(
+            update(
+                p,
+                noGeneration,
+                noGeneration.toBuilder()
+                    .editMetadata()
+                    .withResourceVersion("12")
+                    .endMetadata()
+                    .build()))
+        .as("a kind without generation")
+        .isTrue();
+  }
+
+  @Test
   void everyUpdatePredicate_passesAnObjectReCreatedUnderTheSameName() {
     Pod old = pod(1, "10", Map.of("a", "b"), Map.of());
     old.getMetadata().setUid("uid-1");

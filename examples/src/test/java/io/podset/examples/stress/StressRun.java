@@ -14,6 +14,7 @@ import io.podset.examples.website.Website;
 import io.podset.examples.website.WebsiteSpec;
 import io.podset.runtime.manager.Manager;
 import io.podset.runtime.status.Conditions;
+import io.podset.testkit.Eventually;
 import io.podset.testkit.FakeApiServer;
 import io.podset.testkit.Fault;
 import io.podset.testkit.FaultRule;
@@ -114,18 +115,18 @@ final class StressRun {
    * duplicate pod makes it unreachable.
    */
   private static List<String> awaitFinalState(
-      KubernetesClient client, Map<String, AtomicInteger> podsCreated) throws InterruptedException {
-    long deadline = System.nanoTime() + CONVERGENCE.toNanos();
-    List<String> wrong;
-    do {
-      wrong = finalStateProblems(client);
-      boolean duplicated = podsCreated.values().stream().anyMatch(n -> n.get() > 1);
-      if (wrong.isEmpty() || duplicated) {
-        return wrong;
-      }
-      Thread.sleep(50);
-    } while (System.nanoTime() < deadline);
-    return wrong;
+      KubernetesClient client, Map<String, AtomicInteger> podsCreated) {
+    try {
+      Eventually.within(CONVERGENCE)
+          .until(
+              "the final state, or a duplicate pod",
+              () ->
+                  podsCreated.values().stream().anyMatch(n -> n.get() > 1)
+                      || finalStateProblems(client).isEmpty());
+    } catch (AssertionError notConverged) {
+      // reported below, as what is still wrong
+    }
+    return finalStateProblems(client);
   }
 
   private static List<String> finalStateProblems(KubernetesClient client) {

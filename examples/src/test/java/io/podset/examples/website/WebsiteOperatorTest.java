@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.podset.runtime.manager.Manager;
 import io.podset.runtime.status.Conditions;
 import io.podset.testkit.Eventually;
@@ -87,14 +88,11 @@ class WebsiteOperatorTest {
     client.resource(website("blog", "v1", 1)).create();
     String firstHash = podTemplateHash(awaitObject(Deployment.class, "blog"));
 
+    // Patches without a resourceVersion: the test's writes never conflict with the operator's.
     client
         .resources(Website.class)
         .withName("blog")
-        .edit(
-            w -> {
-              w.setSpec(new WebsiteSpec("v2", 1));
-              return w;
-            });
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"html\":\"v2\"}}");
 
     EVENTUALLY.until(
         "the page shows v2",
@@ -117,12 +115,10 @@ class WebsiteOperatorTest {
         .apps()
         .deployments()
         .withName("shop")
-        .edit(
-            d -> {
-              d.getSpec().setReplicas(7);
-              d.getSpec().getTemplate().getSpec().getContainers().get(0).setImage("nginx:evil");
-              return d;
-            });
+        .patch(
+            PatchContext.of(PatchType.STRATEGIC_MERGE),
+            "{\"spec\":{\"replicas\":7,\"template\":{\"spec\":{\"containers\":"
+                + "[{\"name\":\"nginx\",\"image\":\"nginx:evil\"}]}}}}");
     client.services().withName("shop").delete();
 
     EVENTUALLY.until(
@@ -218,15 +214,28 @@ class WebsiteOperatorTest {
   }
 
   private void markReady(String name, int replicas) {
-    // The fake API server runs no Deployment controller: play its part.
-    Deployment deployment = client.apps().deployments().withName(name).get();
-    deployment.setStatus(
-        new DeploymentStatusBuilder()
-            .withReplicas(replicas)
-            .withReadyReplicas(replicas)
-            .withAvailableReplicas(replicas)
-            .build());
-    client.resource(deployment).updateStatus();
+    markReady(client, name, replicas);
+  }
+
+  /**
+   * Plays the Deployment controller, which the fake API server does not run: a merge patch of the
+   * status, without a resourceVersion, so it never conflicts with the operator's applies.
+   */
+  static void markReady(KubernetesClient client, String name, int replicas) {
+    client
+        .apps()
+        .deployments()
+        .withName(name)
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"status\":{\"replicas\":"
+                + replicas
+                + ",\"readyReplicas\":"
+                + replicas
+                + ",\"availableReplicas\":"
+                + replicas
+                + "}}");
   }
 
   private static String podTemplateHash(Deployment deployment) {

@@ -3,7 +3,6 @@ package io.podset.examples.website;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -49,17 +48,11 @@ class WebsiteSteadyStateIT {
       }
       for (int i = 0; i < 3; i++) {
         String name = "site-" + i;
-        Deployment deployment =
-            Eventually.await(
-                "Deployment " + name,
-                () -> client.apps().deployments().withName(name).get(),
-                d -> d != null);
-        deployment.setStatus(
-            new io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder()
-                .withReplicas(2)
-                .withReadyReplicas(2)
-                .build());
-        client.resource(deployment).updateStatus();
+        Eventually.await(
+            "Deployment " + name,
+            () -> client.apps().deployments().withName(name).get(),
+            d -> d != null);
+        WebsiteOperatorTest.markReady(client, name, 2);
         Eventually.await(
             name + " Ready",
             () -> client.resources(Website.class).withName(name).get(),

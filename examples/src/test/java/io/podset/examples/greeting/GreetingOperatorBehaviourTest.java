@@ -1,0 +1,77 @@
+package io.podset.examples.greeting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.podset.examples.greeting.GreetingOperator.Greeting;
+import io.podset.examples.greeting.GreetingOperator.GreetingSpec;
+import io.podset.runtime.manager.Manager;
+import io.podset.testkit.Eventually;
+import io.podset.testkit.FakeApiServer;
+import io.podset.testkit.Fault;
+import io.podset.testkit.FaultInjector;
+import io.podset.testkit.FaultRule;
+import io.podset.testkit.WithFakeApiServer;
+import org.junit.jupiter.api.Test;
+
+/** The README's operator through a change, drift, deletion and injected server errors. */
+@WithFakeApiServer(crds = "META-INF/fabric8/greetings.example.com-v1.yml")
+class GreetingOperatorBehaviourTest {
+
+  private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
+
+  @Test
+  void changeDriftDeleteAndInjectedFailures_allEndWithTheDesiredState(
+      FakeApiServer server, KubernetesClient client) {
+    FaultInjector.Handle errors =
+        server
+            .faults()
+            .add(
+                FaultRule.match()
+                    .verbs("patch")
+                    .resource("configmaps")
+                    .times(2)
+                    .inject(Fault.serverError(503)));
+    try (Manager manager = Manager.builder(client).healthPort(0).metricsPort(0).build()) {
+      GreetingOperator.register(manager);
+      manager.start();
+      Greeting greeting = new Greeting();
+      greeting.getMetadata().setName("changing");
+      greeting.setSpec(new GreetingSpec("one"));
+      client.resource(greeting).inNamespace("default").create();
+      awaitMessage(client, "changing", "one");
+      assertThat(errors.injected()).as("503s answered to the operator's applies").isEqualTo(2);
+
+      // Merge patches without a resourceVersion: the test's writes never conflict with the
+      // operator's.
+      client
+          .resources(Greeting.class)
+          .withName("changing")
+          .patch(MERGE, "{\"spec\":{\"message\":\"two\"}}");
+      awaitMessage(client, "changing", "two");
+
+      client
+          .configMaps()
+          .withName("changing")
+          .patch(MERGE, "{\"data\":{\"message\":\"tampered\"}}");
+      Eventually.await(
+          "the tampered ConfigMap is corrected",
+          () -> client.configMaps().withName("changing").get(),
+          cm -> "two".equals(cm.getData().get("message")));
+
+      client.resources(Greeting.class).withName("changing").delete();
+      Eventually.await(
+          "the ConfigMap is garbage-collected with its Greeting",
+          () -> client.configMaps().withName("changing").get() == null);
+    }
+  }
+
+  private static void awaitMessage(KubernetesClient client, String name, String message) {
+    Eventually.await(
+        "the ConfigMap says " + message,
+        () -> client.configMaps().withName(name).get(),
+        cm -> cm != null && message.equals(cm.getData().get("message")));
+  }
+}
