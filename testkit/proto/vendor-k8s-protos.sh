@@ -22,4 +22,26 @@ for p in pkg/util/intstr pkg/runtime/schema pkg/runtime pkg/api/resource pkg/api
   copy k8s.io/apimachinery "$p/generated.proto"
 done
 copy k8s.io/apiextensions-apiserver pkg/apis/apiextensions/v1/generated.proto
-echo "vendored Kubernetes $version protos into $out"
+# The fields that are pointers in the Go types (optional: "" set is not "" unset), by proto full
+# name, so ProtobufBodies keeps an empty string sent in one (a Lease's holderIdentity: "").
+pointers="$(cd "$(dirname "$0")/.." && pwd)/src/main/resources/io/podset/testkit/kubernetes-pointer-fields.txt"
+mkdir -p "$(dirname "$pointers")"
+(cd "$api_dir" && find . -name types.go | sed 's|^\./||' | sort) | while read -r f; do
+  awk -v pkg="k8s.io.api.$(dirname "$f" | tr / .)" '
+    /^type [A-Za-z0-9]+ struct \{/ { s = $2 }
+    /^\t[A-Za-z0-9]+ +\*[A-Za-z0-9.]+ .*protobuf:"bytes,[0-9]+,opt,name=/ {
+      match($0, /name=[A-Za-z0-9]+/); print pkg "." s "." substr($0, RSTART + 5, RLENGTH - 5)
+    }' "$api_dir/$f"
+done >"$pointers"
+# The embedded Go structs (json:",inline"): one field in protobuf, flat in JSON (a Volume's source).
+inline="$(dirname "$pointers")/kubernetes-inline-fields.txt"
+(cd "$api_dir" && find . -name types.go | sed 's|^\./||' | sort) | while read -r f; do
+  awk -v pkg="k8s.io.api.$(dirname "$f" | tr / .)" '
+    /^type [A-Za-z0-9]+ struct \{/ { s = $2 }
+    /^\t[A-Za-z0-9]+ +`json:",inline" protobuf:"bytes,[0-9]+/ {
+      if (match($0, /name=[A-Za-z0-9]+/)) { n = substr($0, RSTART + 5, RLENGTH - 5) }
+      else { n = tolower(substr($1, 1, 1)) substr($1, 2) }
+      print pkg "." s "." n
+    }' "$api_dir/$f"
+done >"$inline"
+echo "vendored Kubernetes $version protos into $out and its pointer and inline fields next to $pointers"

@@ -18,6 +18,7 @@ final class BuiltinResources {
 
   /**
    * The built-in resources; Services take their cluster IPs and node ports from {@code addresses}.
+   * Pods, deployments, services and nodes print their tables with {@link BuiltinTables}.
    */
   static List<ResourceType> all(ServiceAddresses addresses) {
     List<ResourceType> types = new ArrayList<>();
@@ -42,11 +43,6 @@ final class BuiltinResources {
                     "status.phase",
                     "status.podIP",
                     "status.nominatedNodeName"))
-            .columns(
-                col("Status", ".status.phase"),
-                AGE,
-                wide("IP", ".status.podIP"),
-                wide("Node", ".spec.nodeName"))
             .rules(PodRules.INSTANCE)
             .build());
     types.add(type("", "configmaps", "ConfigMap", true, List.of("cm"), List.of(), false).build());
@@ -59,7 +55,6 @@ final class BuiltinResources {
     types.add(
         type("", "services", "Service", true, List.of("svc"), List.of("all"), false)
             .status()
-            .columns(col("Type", ".spec.type"), col("Cluster-IP", ".spec.clusterIP"), AGE)
             .rules(new ServiceRules(addresses))
             .build());
     types.add(
@@ -233,6 +228,7 @@ final class BuiltinResources {
                     "reason",
                     "reportingController",
                     "type"))
+            .rules(EventRules.INSTANCE)
             .build());
     String networking = "networking.k8s.io";
     types.add(
@@ -327,10 +323,6 @@ final class BuiltinResources {
 
   private static ResourceType.PrinterColumn col(String name, String path) {
     return new ResourceType.PrinterColumn(name, "string", "", name, path, 0);
-  }
-
-  private static ResourceType.PrinterColumn wide(String name, String path) {
-    return new ResourceType.PrinterColumn(name, "string", "", name, path, 1);
   }
 
   private static Spec type(

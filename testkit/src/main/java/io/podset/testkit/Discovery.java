@@ -30,12 +30,19 @@ final class Discovery {
     String[] parts = gitVersion.replaceFirst("^v", "").split("[.-]");
     ObjectNode version = Json.object();
     version.put("major", parts[0]);
-    version.put("minor", parts.length > 1 ? parts[1] : "0");
+    String minor = parts.length > 1 ? parts[1] : "0";
+    version.put("minor", minor);
+    // As kube-apiserver 1.34: the emulated version, and the oldest it stays compatible with.
+    version.put("emulationMajor", parts[0]);
+    version.put("emulationMinor", minor);
+    version.put("minCompatibilityMajor", parts[0]);
+    version.put(
+        "minCompatibilityMinor", Integer.toString(Math.max(0, Integer.parseInt(minor) - 1)));
     version.put("gitVersion", gitVersion);
     version.put("gitCommit", "0000000000000000000000000000000000000000");
     version.put("gitTreeState", "clean");
     version.put("buildDate", "2026-01-01T00:00:00Z");
-    version.put("goVersion", "go1.24.0");
+    version.put("goVersion", "go1.24.13");
     version.put("compiler", "gc");
     version.put("platform", "linux/amd64");
     return version;

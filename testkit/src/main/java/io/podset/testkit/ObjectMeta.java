@@ -90,7 +90,8 @@ final class ObjectMeta {
     if (type.apiVersion().equals(stored.path("apiVersion").asText())) {
       return stored;
     }
-    ObjectNode copy = stored.deepCopy();
+    ObjectNode converted = type.rules().fromStorage(stored);
+    ObjectNode copy = converted == stored ? stored.deepCopy() : converted;
     copy.put("apiVersion", type.apiVersion());
     return copy;
   }

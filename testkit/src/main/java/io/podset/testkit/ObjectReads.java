@@ -129,7 +129,7 @@ final class ObjectReads {
       if (after != null && keyOf(type, object).compareTo(after) <= 0) {
         continue;
       }
-      if (labels.matches(object) && fields.matches(object)) {
+      if (labels.matches(object) && fields.matches(type.rules().fromStorage(object))) {
         selected.add(ObjectMeta.render(type, object));
       }
     }

@@ -97,37 +97,6 @@ final class ObjectWrites {
     }
   }
 
-  /**
-   * {@code fieldValidation=Strict}: fields a custom resource's schema does not declare are an error
-   * instead of being pruned. Built-in kinds are not checked (no schemas are modelled).
-   */
-  static void checkFieldValidation(ResourceType type, ObjectNode body, ApiRequest request) {
-    String mode = request.param("fieldValidation");
-    if (mode == null || mode.isEmpty() || mode.equals("Ignore") || mode.equals("Warn")) {
-      return;
-    }
-    if (!mode.equals("Strict")) {
-      throw StatusError.badRequest(
-          "fieldValidation: Unsupported value: \""
-              + mode
-              + "\": supported values: \"Ignore\", \"Strict\", \"Warn\"");
-    }
-    if (type.rules() instanceof SchemaRules schema) {
-      List<String> unknown = schema.unknownFields(body);
-      if (!unknown.isEmpty()) {
-        StringBuilder message = new StringBuilder("strict decoding error: ");
-        for (int i = 0; i < unknown.size(); i++) {
-          message
-              .append(i == 0 ? "" : ", ")
-              .append("unknown field \"")
-              .append(unknown.get(i))
-              .append('"');
-        }
-        throw StatusError.badRequest(message.toString());
-      }
-    }
-  }
-
   private static void checkNamespace(ResourceType type, String namespace, ObjectNode body) {
     ObjectNode meta = Json.metadata(body);
     if (!type.namespaced()) {
@@ -160,13 +129,17 @@ final class ObjectWrites {
     ObjectNode body = parseObject(request);
     checkKind(type, body);
     checkNamespace(type, namespace, body);
-    checkFieldValidation(type, body, request);
-    return createObject(type, namespace, body, dryRun(request));
+    List<String> warnings = FieldValidation.check(type, body, request);
+    return FieldValidation.withWarnings(
+        createObject(type, namespace, body, dryRun(request), ManagedFields.manager(request)),
+        warnings);
   }
 
   /** Creates {@code body} (kind and namespace checked). */
+  // manager: who gets the Update entry of managedFields, or null (server-side apply has its own).
   private ApiResponse createObject(
-      ResourceType type, String namespace, ObjectNode body, boolean dryRun) {
+      ResourceType type, String namespace, ObjectNode body, boolean dryRun, String manager) {
+    body = type.rules().toStorage(body);
     if (type.namespaced()) {
       ObjectNode ns = store.get("/namespaces", namespace);
       if (ns == null) {
@@ -227,6 +200,9 @@ final class ObjectWrites {
       }
       type.rules().applyDefaults(candidate);
       type.rules().prepareForCreate(candidate);
+      if (manager != null) {
+        ManagedFields.recordUpdate(type, null, candidate, manager, false, clock.instant());
+      }
       String name = Json.name(candidate);
       validate(type, name, candidate, true);
       String key = ObjectStore.key(type.namespaced() ? namespace : null, name);
@@ -287,8 +263,17 @@ final class ObjectWrites {
               + ")");
     }
     Json.metadata(body).put("name", name);
-    checkFieldValidation(type, body, request);
-    return commitUpdate(type, namespace, name, target, dryRun(request), current -> body);
+    List<String> warnings = FieldValidation.check(type, body, request);
+    return FieldValidation.withWarnings(
+        commitUpdate(
+            type,
+            namespace,
+            name,
+            target,
+            dryRun(request),
+            ManagedFields.manager(request),
+            current -> body),
+        warnings);
   }
 
   /** PATCH of an object or its status. */
@@ -302,28 +287,32 @@ final class ObjectWrites {
     if (request.param("force") != null) {
       throw StatusError.badRequest("force is not allowed for non-apply patches");
     }
-    return commitUpdate(
-        type,
-        namespace,
-        name,
-        target,
-        dryRun(request),
-        current -> {
-          JsonNode patched = applyPatch(contentType, ObjectMeta.render(type, current), patch);
-          if (!patched.isObject()) {
-            throw StatusError.badRequest("the patched object is not a JSON object");
-          }
-          ObjectNode result = (ObjectNode) patched;
-          checkKind(type, result);
-          checkNamespace(type, namespace, result);
-          if (!name.equals(Json.name(result))) {
-            throw StatusError.badRequest("metadata.name cannot be changed by a patch");
-          }
-          if (target == Target.MAIN) {
-            checkFieldValidation(type, result, request);
-          }
-          return result;
-        });
+    List<String> warnings = new ArrayList<>();
+    ApiResponse response =
+        commitUpdate(
+            type,
+            namespace,
+            name,
+            target,
+            dryRun(request),
+            ManagedFields.manager(request),
+            current -> {
+              JsonNode patched = applyPatch(contentType, ObjectMeta.render(type, current), patch);
+              if (!patched.isObject()) {
+                throw StatusError.badRequest("the patched object is not a JSON object");
+              }
+              ObjectNode result = (ObjectNode) patched;
+              checkKind(type, result);
+              checkNamespace(type, namespace, result);
+              if (!name.equals(Json.name(result))) {
+                throw StatusError.badRequest("metadata.name cannot be changed by a patch");
+              }
+              if (target == Target.MAIN) {
+                warnings.addAll(FieldValidation.check(type, result, request));
+              }
+              return result;
+            });
+    return FieldValidation.withWarnings(response, warnings);
   }
 
   static final String APPLY = "application/apply-patch+yaml";
@@ -373,23 +362,32 @@ final class ObjectWrites {
     checkKind(type, config);
     checkNamespace(type, namespace, config);
     Json.metadata(config).put("name", name);
-    checkFieldValidation(type, config, request);
+    List<String> warnings = FieldValidation.check(type, config, request);
     boolean dryRun = dryRun(request);
     String key = ObjectStore.key(type.namespaced() ? namespace : null, name);
     if (target == Target.MAIN && store.get(type.storageKey(), key) == null) {
       ObjectNode created =
           ServerSideApply.apply(type, null, config, manager, force, clock.instant());
-      return createObject(type, namespace, created, dryRun);
+      return FieldValidation.withWarnings(
+          createObject(type, namespace, created, dryRun, null), warnings);
     }
-    return commitUpdate(
-        type,
-        namespace,
-        name,
-        target,
-        dryRun,
-        current ->
-            ServerSideApply.apply(
-                type, ObjectMeta.render(type, current), config, manager, force, clock.instant()));
+    return FieldValidation.withWarnings(
+        commitUpdate(
+            type,
+            namespace,
+            name,
+            target,
+            dryRun,
+            null,
+            current ->
+                ServerSideApply.apply(
+                    type,
+                    ObjectMeta.render(type, current),
+                    config,
+                    manager,
+                    force,
+                    clock.instant())),
+        warnings);
   }
 
   static JsonNode parsePatch(ResourceType type, ApiRequest request) {
@@ -449,17 +447,20 @@ final class ObjectWrites {
     ObjectNode from(ObjectNode current);
   }
 
+  /** An update by the server itself (scale, garbage collection): no managedFields entry. */
   ApiResponse commitUpdate(
       ResourceType type, String namespace, String name, Target target, Desired desired) {
-    return commitUpdate(type, namespace, name, target, false, desired);
+    return commitUpdate(type, namespace, name, target, false, null, desired);
   }
 
+  // manager: who gets the Update entry of managedFields, or null (apply, the server's own writes).
   ApiResponse commitUpdate(
       ResourceType type,
       String namespace,
       String name,
       Target target,
       boolean dryRun,
+      String manager,
       Desired desired) {
     String key = ObjectStore.key(type.namespaced() ? namespace : null, name);
     ObjectStore.WriteResult result =
@@ -471,8 +472,12 @@ final class ObjectWrites {
               if (current == null) {
                 throw StatusError.notFound(type, name);
               }
-              ObjectNode body = desired.from(current);
+              ObjectNode body = type.rules().toStorage(desired.from(current));
               ObjectNode next = prepareUpdate(type, current, body, target);
+              if (manager != null) {
+                ManagedFields.recordUpdate(
+                    type, current, next, manager, target == Target.STATUS, clock.instant());
+              }
               return Deletions.finished(next) ? null : next;
             });
     return ApiResponse.json(200, ObjectMeta.render(type, result.object()));

@@ -25,9 +25,11 @@ import java.util.Map;
  * k8s\0} and a {@code runtime.Unknown} envelope around the object) into the JSON the server works
  * on, as the API server's own JSON encoding would write it.
  *
- * <p>The protobuf encoding has no "unset" for non-pointer Go fields, so empty strings and the zero
- * time are left out, as Go's {@code omitempty} does; numbers and booleans are kept (a {@code
- * replicas: 0} must stay). A field the 1.34 schema does not know is refused, never dropped.
+ * <p>The protobuf encoding has no "unset" for non-pointer Go fields, so their empty strings and the
+ * zero time are left out, as Go's {@code omitempty} does; an empty string in a pointer field (a
+ * Lease's {@code holderIdentity: ""}, which client-go's leader election writes on release) is kept;
+ * numbers and booleans are kept (a {@code replicas: 0} must stay). A field the 1.34 schema does not
+ * know is refused, never dropped.
  */
 final class ProtobufBodies {
 
@@ -112,7 +114,9 @@ final class ProtobufBodies {
       FieldDescriptor field = entry.getKey();
       String name = jsonName(message.getDescriptorForType(), field);
       JsonNode value = fieldValue(field, entry.getValue(), path + "." + name);
-      if (value != null) {
+      if (value instanceof ObjectNode embedded && ProtobufSchemas.get().inline(field)) {
+        json.setAll(embedded);
+      } else if (value != null) {
         json.set(name, value);
       }
     }
@@ -153,7 +157,10 @@ final class ProtobufBodies {
 
   private static JsonNode single(FieldDescriptor field, Object value, String path) {
     return switch (field.getJavaType()) {
-      case STRING -> ((String) value).isEmpty() ? null : NODES.textNode((String) value);
+      case STRING ->
+          ((String) value).isEmpty() && !ProtobufSchemas.get().pointer(field)
+              ? null
+              : NODES.textNode((String) value);
       case BOOLEAN -> NODES.booleanNode((Boolean) value);
       case INT -> NODES.numberNode((Integer) value);
       case LONG -> NODES.numberNode((Long) value);
@@ -239,7 +246,7 @@ final class ProtobufBodies {
   }
 
   // The proto field names are the JSON names, except JSONSchemaProps' $ref, $schema and x-*.
-  private static String jsonName(Descriptor owner, FieldDescriptor field) {
+  static String jsonName(Descriptor owner, FieldDescriptor field) {
     String name = field.getName();
     if (!owner.getFullName().equals(EXTENSIONS + "JSONSchemaProps")) {
       return name;

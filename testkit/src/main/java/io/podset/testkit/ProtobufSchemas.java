@@ -4,6 +4,7 @@ import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileDescriptorSet;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.DescriptorValidationException;
+import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The message types of the Kubernetes API's protobuf encoding, from the descriptor set the build
@@ -21,13 +23,21 @@ import java.util.Map;
 final class ProtobufSchemas {
 
   private static final String RESOURCE = "kubernetes-api.protoset";
+  private static final String POINTERS = "kubernetes-pointer-fields.txt";
+  private static final String INLINE = "kubernetes-inline-fields.txt";
   private static final String UNKNOWN = "k8s.io.apimachinery.pkg.runtime.Unknown";
 
   // Immutable after construction: "version/Kind" -> the messages of that name in that version.
   private final Map<String, List<Descriptor>> byVersionAndKind = new HashMap<>();
   private final Descriptor unknown;
+  // Immutable after construction: full names of the fields that are pointers in the Go types.
+  private final Set<String> pointers;
+  // Immutable after construction: full names of the fields embedded in their Go struct.
+  private final Set<String> inline;
 
-  private ProtobufSchemas(List<FileDescriptor> files) {
+  private ProtobufSchemas(List<FileDescriptor> files, Set<String> pointers, Set<String> inline) {
+    this.pointers = pointers;
+    this.inline = inline;
     Descriptor envelope = null;
     for (FileDescriptor file : files) {
       String version = lastSegment(file.getPackage());
@@ -53,6 +63,22 @@ final class ProtobufSchemas {
   /** The schemas, loaded once. */
   static ProtobufSchemas get() {
     return Holder.INSTANCE;
+  }
+
+  /**
+   * Whether {@code field} is a pointer in the Go type ({@code *string} and friends), so a value
+   * sent on the wire is set even when empty; other string fields cannot tell empty from unset.
+   */
+  boolean pointer(FieldDescriptor field) {
+    return pointers.contains(field.getFullName());
+  }
+
+  /**
+   * Whether {@code field} is an embedded Go struct ({@code json:",inline"}, a Volume's {@code
+   * volumeSource}): its fields sit in the enclosing JSON object.
+   */
+  boolean inline(FieldDescriptor field) {
+    return inline.contains(field.getFullName());
   }
 
   /** The envelope every Kubernetes protobuf body is wrapped in ({@code runtime.Unknown}). */
@@ -116,6 +142,22 @@ final class ProtobufSchemas {
         throw new IllegalStateException("invalid descriptor " + proto.getName(), e);
       }
     }
-    return new ProtobufSchemas(files);
+    return new ProtobufSchemas(files, loadNames(POINTERS), loadNames(INLINE));
+  }
+
+  // Written by proto/vendor-k8s-protos.sh from the Go types of k8s.io/api, next to the protos.
+  private static Set<String> loadNames(String resource) {
+    try (InputStream in = ProtobufSchemas.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException(resource + " is not on the class path");
+      }
+      return Set.copyOf(
+          new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+              .lines()
+              .filter(line -> !line.isBlank())
+              .toList());
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading " + resource, e);
+    }
   }
 }

@@ -65,7 +65,7 @@ record ResourceType(
 
   /** Where objects of every served version are kept. */
   String storageKey() {
-    return group + "/" + plural;
+    return rules.storageKey(this);
   }
 
   String apiVersion() {

@@ -19,10 +19,11 @@ import java.util.Set;
  * field that another manager's entry owns is a conflict unless {@code force} (which takes the field
  * from the other manager).
  *
- * <p>Not modelled: removal of fields a manager stopped applying, ownership taken by ordinary
- * updates and patches (they record no {@code Update} entries), list and map types from OpenAPI
- * schemas ({@code x-kubernetes-list-type}; custom resource lists are atomic), and field-level
- * ownership inside atomic lists.
+ * <p>A field the manager applied before and leaves out now is removed unless another manager owns
+ * it; ordinary writes record {@code Update} entries ({@link ManagedFields}), so applying a value
+ * another writer changed conflicts with it. Not modelled: list and map types from OpenAPI schemas
+ * ({@code x-kubernetes-list-type}; custom resource lists are atomic), and field-level ownership
+ * inside atomic lists.
  */
 final class ServerSideApply {
 
@@ -76,9 +77,10 @@ final class ServerSideApply {
         }
         Set<List<String>> owned = parse(entry.path("fieldsV1"));
         Set<List<String>> lost = new LinkedHashSet<>();
+        String who = "\"" + owner + "\" using " + entry.path("apiVersion").asText();
         for (List<String> field : applied) {
           if (owned.contains(field) && !valueAt(current, field).equals(valueAt(config, field))) {
-            conflicts.computeIfAbsent(owner, k -> new ArrayList<>()).add(display(field));
+            conflicts.computeIfAbsent(who, k -> new ArrayList<>()).add(display(field));
             lost.add(field);
           }
         }
@@ -105,12 +107,26 @@ final class ServerSideApply {
       result = (ObjectNode) merged;
     }
     List<ObjectNode> kept = new ArrayList<>();
+    Set<List<String>> before = new LinkedHashSet<>();
+    Set<List<String>> others = new LinkedHashSet<>();
     for (ObjectNode entry : entries) {
       boolean mine =
           entry.path("manager").asText().equals(manager)
               && "Apply".equals(entry.path("operation").asText());
-      if (!mine && !parse(entry.path("fieldsV1")).isEmpty()) {
-        kept.add(entry);
+      Set<List<String>> owned = parse(entry.path("fieldsV1"));
+      if (mine) {
+        before.addAll(owned);
+      } else {
+        others.addAll(owned);
+        if (!owned.isEmpty()) {
+          kept.add(entry);
+        }
+      }
+    }
+    // A field this manager applied before, leaves out now, and nobody else owns, goes.
+    for (List<String> field : before) {
+      if (!applied.contains(field) && !others.contains(field)) {
+        remove(result, field);
       }
     }
     ObjectNode entry = Json.object();
@@ -122,8 +138,70 @@ final class ServerSideApply {
     entry.set("fieldsV1", render(applied));
     kept.add(entry);
     ArrayNode managed = Json.metadata(result).putArray("managedFields");
-    kept.forEach(managed::add);
+    ManagedFields.sorted(kept).forEach(managed::add);
     return result;
+  }
+
+  /**
+   * Removes the field at a FieldsV1 path; a list element whose merge key goes is removed whole, and
+   * objects left empty by the removal go too.
+   */
+  static void remove(ObjectNode root, List<String> path) {
+    List<JsonNode> containers = new ArrayList<>();
+    JsonNode node = root;
+    for (String segment : path) {
+      containers.add(node);
+      node = step(node, segment);
+      if (node.isMissingNode()) {
+        return;
+      }
+    }
+    int last = path.size() - 1;
+    // The key field of a keyed list element: the element goes with it.
+    if (last >= 1
+        && path.get(last - 1).startsWith("k:")
+        && parseText(path.get(last - 1).substring(2)).has(path.get(last).substring(2))) {
+      last--;
+    }
+    removeChild(containers.get(last), path.get(last));
+    for (int i = last; i >= 1; i--) {
+      JsonNode container = containers.get(i);
+      if (container.isContainerNode() && container.isEmpty()) {
+        removeChild(containers.get(i - 1), path.get(i - 1));
+      } else {
+        break;
+      }
+    }
+  }
+
+  private static JsonNode step(JsonNode node, String segment) {
+    if (segment.startsWith("f:")) {
+      return node.path(segment.substring(2));
+    }
+    int index = indexOf(node, segment);
+    return index < 0 ? MissingNode.getInstance() : node.get(index);
+  }
+
+  private static int indexOf(JsonNode list, String segment) {
+    JsonNode wanted = parseText(segment.substring(2));
+    for (int i = 0; i < list.size(); i++) {
+      JsonNode item = list.get(i);
+      if (segment.startsWith("v:") ? item.equals(wanted) : containsAll(item, wanted)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static void removeChild(JsonNode container, String segment) {
+    if (segment.startsWith("f:") && container instanceof ObjectNode object) {
+      object.remove(segment.substring(2));
+    } else if (container instanceof ArrayNode list) {
+      int index = indexOf(list, segment);
+      if (index >= 0) {
+        list.remove(index);
+      }
+    }
   }
 
   private static StatusError conflict(
@@ -140,26 +218,34 @@ final class ServerSideApply {
       for (String field : e.getValue()) {
         message
             .append(first ? "" : "; ")
-            .append("conflict with \"")
+            .append("conflict with ")
             .append(e.getKey())
-            .append("\": ")
+            .append(": ")
             .append(field);
         first = false;
         ObjectNode cause = causes.addObject();
         cause.put("reason", "FieldManagerConflict");
-        cause.put("message", "conflict with \"" + e.getKey() + "\"");
+        cause.put("message", "conflict with " + e.getKey());
         cause.put("field", field);
       }
     }
     return new StatusError(409, "Conflict", message.toString(), details);
   }
 
-  /** The leaf fields of an applied configuration, as FieldsV1 paths. */
+  /** The leaf fields of an applied configuration, as FieldsV1 paths (status aside). */
   static Set<List<String>> fields(ResourceType type, ObjectNode config) {
+    return fields(type, config, false);
+  }
+
+  /**
+   * The leaf fields of an object as FieldsV1 paths: its status only, or everything else (labels,
+   * annotations and finalizers of its metadata).
+   */
+  static Set<List<String>> fields(ResourceType type, ObjectNode config, boolean status) {
     Set<List<String>> result = new LinkedHashSet<>();
     for (Map.Entry<String, JsonNode> e : config.properties()) {
       String field = e.getKey();
-      if (field.equals("apiVersion") || field.equals("kind") || field.equals("status")) {
+      if (field.equals("apiVersion") || field.equals("kind") || field.equals("status") != status) {
         continue;
       }
       if (field.equals("metadata")) {
@@ -232,19 +318,7 @@ final class ServerSideApply {
   static JsonNode valueAt(JsonNode root, List<String> path) {
     JsonNode node = root;
     for (String segment : path) {
-      if (segment.startsWith("f:")) {
-        node = node.path(segment.substring(2));
-      } else if (segment.startsWith("k:") || segment.startsWith("v:")) {
-        JsonNode wanted = parseText(segment.substring(2));
-        JsonNode found = null;
-        for (JsonNode item : node) {
-          if (segment.startsWith("v:") ? item.equals(wanted) : containsAll(item, wanted)) {
-            found = item;
-            break;
-          }
-        }
-        node = found == null ? MissingNode.getInstance() : found;
-      }
+      node = step(node, segment);
     }
     return node;
   }

@@ -15,8 +15,8 @@ import java.util.Set;
  * (type, session affinity, port protocol and target port, traffic policies, load balancer node
  * ports), a cluster IP and node ports allocated by {@link ServiceAddresses} (422 for one already in
  * use), the IP families of a single-stack IPv4 cluster, allocated values kept by an update that
- * leaves them out (a changed cluster IP is a 422), and an empty load balancer status. DNS-1123
- * label names.
+ * leaves them out (a changed cluster IP is a 422), and an empty load balancer status; names on
+ * every port of a multi-port Service; DNS-1123 label names.
  */
 final class ServiceRules implements TypeRules {
 
@@ -74,6 +74,18 @@ final class ServiceRules implements TypeRules {
       spec.put("allocateLoadBalancerNodePorts", true);
     }
     Json.child(Json.child(service, "status"), "loadBalancer");
+  }
+
+  @Override
+  public void validate(ObjectNode service, List<StatusError.Cause> causes) {
+    JsonNode ports = service.path("spec").path("ports");
+    for (int i = 0; ports.size() > 1 && i < ports.size(); i++) {
+      if (ports.get(i).path("name").asText("").isEmpty()) {
+        causes.add(
+            new StatusError.Cause(
+                "FieldValueRequired", "spec.ports[" + i + "].name", "Required value"));
+      }
+    }
   }
 
   @Override

@@ -10,8 +10,10 @@ import java.util.List;
 
 /**
  * {@code meta.k8s.io/v1} Table responses, as {@code kubectl get} asks for them: a Name column, the
- * resource's printer columns (custom resources: the CRD's), and per row the object as metadata only
- * ({@code includeObject=Metadata}, the default), in full ({@code Object}) or not at all.
+ * resource's printer columns (custom resources: the CRD's; pods, deployments, services and nodes:
+ * computed as the real server's printers do, see {@link BuiltinTables}), and per row the object as
+ * metadata only ({@code includeObject=Metadata}, the default), in full ({@code Object}) or not at
+ * all.
  */
 final class Tables {
 
@@ -37,30 +39,35 @@ final class Tables {
     nameColumn.put("format", "name");
     nameColumn.put("description", "Name must be unique within a namespace.");
     nameColumn.put("priority", 0);
-    for (ResourceType.PrinterColumn c : type.printerColumns()) {
-      ObjectNode column = columns.addObject();
-      column.put("name", c.name());
-      column.put("type", c.type());
-      column.put("format", c.format());
-      column.put("description", c.description());
-      column.put("priority", c.priority());
+    java.util.Optional<BuiltinTables> printer = BuiltinTables.of(type);
+    if (printer.isPresent()) {
+      for (BuiltinTables.Column c : printer.get().columns()) {
+        ObjectNode column = columns.addObject();
+        column.put("name", c.name());
+        column.put("type", "string");
+        column.put("format", "");
+        column.put("description", c.description());
+        column.put("priority", c.priority());
+      }
+    } else {
+      for (ResourceType.PrinterColumn c : type.printerColumns()) {
+        ObjectNode column = columns.addObject();
+        column.put("name", c.name());
+        column.put("type", c.type());
+        column.put("format", c.format());
+        column.put("description", c.description());
+        column.put("priority", c.priority());
+      }
     }
     ArrayNode rows = table.putArray("rows");
     for (ObjectNode object : objects) {
       ObjectNode row = rows.addObject();
       ArrayNode cells = row.putArray("cells");
       cells.add(Json.name(object));
-      for (ResourceType.PrinterColumn c : type.printerColumns()) {
-        JsonNode value = JsonPaths.find(object, c.jsonPath());
-        if (value.isMissingNode() || value.isNull()) {
-          cells.addNull();
-        } else if (c.type().equals("date")) {
-          cells.add(age(value.asText(), now));
-        } else if (value.isValueNode()) {
-          cells.add(value);
-        } else {
-          cells.add(value.toString());
-        }
+      if (printer.isPresent()) {
+        printer.get().cells(object, now, cells, row);
+      } else {
+        pathCells(type, object, now, cells);
       }
       String mode = include == null ? "Metadata" : include;
       switch (mode) {
@@ -75,6 +82,23 @@ final class Tables {
       }
     }
     return table;
+  }
+
+  // The cells of a resource's printer columns (a CRD's, or the table of BuiltinResources).
+  private static void pathCells(
+      ResourceType type, ObjectNode object, Instant now, ArrayNode cells) {
+    for (ResourceType.PrinterColumn c : type.printerColumns()) {
+      JsonNode value = JsonPaths.find(object, c.jsonPath());
+      if (value.isMissingNode() || value.isNull()) {
+        cells.addNull();
+      } else if (c.type().equals("date")) {
+        cells.add(age(value.asText(), now));
+      } else if (value.isValueNode()) {
+        cells.add(value);
+      } else {
+        cells.add(value.toString());
+      }
+    }
   }
 
   static void checkInclude(String include) {

@@ -27,6 +27,21 @@ interface TypeRules {
   /** Adds one cause per problem found in the object. */
   default void validate(ObjectNode object, List<StatusError.Cause> causes) {}
 
+  /** Where the objects of {@code type} are stored (one key per resource, versions shared). */
+  default String storageKey(ResourceType type) {
+    return type.group() + "/" + type.plural();
+  }
+
+  /** The stored form of an object written through this type (a mutable copy or the same). */
+  default ObjectNode toStorage(ObjectNode object) {
+    return object;
+  }
+
+  /** A stored object as this type serves it (a copy when it differs; never mutate the input). */
+  default ObjectNode fromStorage(ObjectNode stored) {
+    return stored;
+  }
+
   /** The name rule of the kind. */
   default NameRule nameRule() {
     return NameRule.SUBDOMAIN;

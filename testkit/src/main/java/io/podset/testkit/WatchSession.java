@@ -116,7 +116,9 @@ final class WatchSession implements ObjectStore.StoreWatcher {
   }
 
   private boolean selects(ObjectNode object) {
-    return object != null && options.labels().matches(object) && options.fields().matches(object);
+    return object != null
+        && options.labels().matches(object)
+        && options.fields().matches(type.rules().fromStorage(object));
   }
 
   @Override

@@ -29,9 +29,15 @@
  *   <li>Request bodies in JSON, YAML or, for built-in kinds, Kubernetes protobuf (what {@code
  *       kubectl create namespace|configmap|secret|deployment|...} sends), read through the
  *       Kubernetes 1.34 {@code generated.proto} schemas and stored as the JSON the API server would
- *       write, except that zero numbers and {@code false} the client sent are kept (the encoding
- *       cannot tell them from unset); a protobuf field unknown to 1.34 is a 400, never dropped.
- *       Responses are always JSON.
+ *       write (embedded Go structs such as a Volume's source flat; an empty string in a pointer
+ *       field, a Lease's {@code holderIdentity: ""}, kept), except that zero numbers and {@code
+ *       false} the client sent are kept (the encoding cannot tell them from unset); a protobuf
+ *       field unknown to 1.34 is a 400, never dropped. Responses are always JSON.
+ *   <li>{@code fieldValidation}: fields an object's type does not declare (built-in kinds: their
+ *       1.34 protobuf schema; custom resources: metadata and the CRD's schema) are dropped, with a
+ *       {@code Warning: 299} header each under {@code Warn} (the default; one header,
+ *       comma-separated), silently under {@code Ignore}, or refused under {@code Strict} with the
+ *       real server's 400 message.
  *   <li>Watches over chunked HTTP and WebSocket: synthetic ADDED for RV unset or "0", resume from a
  *       revision, selector enter/leave as ADDED/DELETED, {@code timeoutSeconds}, periodic
  *       bookmarks, an ERROR event with 410 beyond the history window, {@code sendInitialEvents}
@@ -64,9 +70,16 @@
  *       returns: scope, versions, subresources, printer columns, short names, categories, and its
  *       OpenAPI v3 schema (types, required, minimum/maximum, enum, pattern, length and item bounds,
  *       defaults, pruning of undeclared fields).
- *   <li>Discovery ({@code /version} v1.33.x, {@code /api}, {@code /apis}, group and group/version
- *       documents), a schema-less OpenAPI v3 index, Table output honouring CRD printer columns,
- *       JSON merge patch and JSON patch.
+ *   <li>Discovery ({@code /version} v1.34.x with the emulation and compatibility fields of
+ *       kube-apiserver 1.34, the release the conformance suite runs against; our kubectl dispatcher
+ *       then runs its built-in 1.32 client, which prints a skew warning only for {@code kubectl
+ *       version}), {@code /api}, {@code /apis}, group and group/version documents), a schema-less
+ *       OpenAPI v3 index, Table output honouring CRD printer columns and, for pods, deployments,
+ *       services and nodes, the real server's computed columns (READY, STATUS with container
+ *       reasons, RESTARTS, AGE, ...; wide columns always included), JSON merge patch and JSON
+ *       patch.
+ *   <li>Events: core/v1 and events.k8s.io/v1 share one store, converted field by field as the real
+ *       server does; field selectors use each API's field names.
  *   <li>Deletion: finalizers and {@code deletionTimestamp} for every object (no new finalizers once
  *       deleting), DELETE preconditions (uid, resourceVersion), {@code propagationPolicy}
  *       Background, Foreground ({@code foregroundDeletion}: the owner waits for dependents with
@@ -115,10 +128,16 @@
  *       $retainKeys} are ignored; custom resources get 415 as on Kubernetes.
  *   <li>Server-side apply: the configuration is merged (strategic for built-in kinds, JSON merge
  *       for custom resources, whose lists are atomic); each manager's {@code Apply} entry records
- *       the leaf fields it applied; a changed value of a field in another manager's entry is a 409
- *       unless {@code force}. Not modelled: removing fields a manager stopped applying, {@code
- *       Update} entries and ownership taken by ordinary writes, {@code x-kubernetes-list-type} and
- *       map types from schemas, apply via {@code application/apply-patch+cbor}.
+ *       the leaf fields it applied; ordinary creates, updates and patches record {@code Update}
+ *       entries (manager from {@code fieldManager} or the User-Agent's product; {@code subresource:
+ *       status} for status writes) and take over the fields they change; a changed value of a field
+ *       in another manager's entry is a 409 with the real message unless {@code force}; a field a
+ *       manager stops applying is removed unless another manager owns it. Entries are in the real
+ *       order (Apply first, then by time). Not modelled: the {@code "."} markers of FieldsV1,
+ *       ownership of list elements and maps as such (only leaves are owned), metadata fields
+ *       besides labels, annotations and finalizers, {@code Update} entries of the scale subresource
+ *       and of the server's own writes (garbage collector), {@code x-kubernetes-list-type} and map
+ *       types from schemas, apply via {@code application/apply-patch+cbor}.
  *   <li>{@code dryRun=All} computes the full result (validation, defaults, preconditions) but does
  *       not run admission (there is none) and does not cascade to dependents.
  *   <li>Fault injection does not cut connections mid-response (a dropped watch ends cleanly with
@@ -137,8 +156,11 @@
  *       the ServiceAccount token and default ServiceAccount controllers and admission, any
  *       controller or scheduler (pods stay Pending unless the simulated kubelet is enabled).
  *   <li>Conversion between versions: custom resource versions are served with the stored fields and
- *       the requested apiVersion (strategy None); core and events.k8s.io Events are separate
- *       stores.
+ *       the requested apiVersion (strategy None). Events converted from one API show only the
+ *       fields they have (a real server also writes the other API's zero values, such as {@code
+ *       "firstTimestamp": null}).
+ *   <li>Warning headers for deprecated APIs (no served version is deprecated); the descriptions of
+ *       built-in table columns are shortened.
  *   <li>Aggregated discovery (clients fall back to the plain documents), OpenAPI v2 and schemas in
  *       OpenAPI v3, {@code kubectl explain}, subresources other than status and scale (logs, exec,
  *       eviction, binding, proxy), CEL validation rules, {@code x-kubernetes-validations}.

@@ -157,6 +157,22 @@ class KubectlIT {
   }
 
   @Test
+  @Order(2)
+  void getPods_showsTheColumnsOfARealCluster() {
+    assertThat(kubectl("run", "tabled", "--image=registry.example/app:1", "--restart=Never"))
+        .contains("pod/tabled created");
+
+    List<String> lines = kubectl("get", "pods", "tabled").lines().collect(Collectors.toList());
+
+    assertThat(lines.get(0).split("\\s+"))
+        .containsExactly("NAME", "READY", "STATUS", "RESTARTS", "AGE");
+    assertThat(lines.get(1).split("\\s+")).startsWith("tabled", "0/1", "Pending", "0");
+    assertThat(kubectl("get", "pods", "tabled", "-o", "wide").lines().findFirst().orElseThrow())
+        .contains("IP", "NODE", "NOMINATED NODE", "READINESS GATES");
+    assertThat(kubectl("delete", "pod", "tabled", "--wait=true")).contains("deleted");
+  }
+
+  @Test
   @Order(3)
   void getWatch_receivesAChange() throws Exception {
     Process process =

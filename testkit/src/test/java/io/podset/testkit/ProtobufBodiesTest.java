@@ -69,6 +69,63 @@ class ProtobufBodiesTest {
   }
 
   @Test
+  void decode_emptyStringInAPointerField_isKept_inAPlainField_isLeftOut() {
+    Descriptor lease = type("coordination.k8s.io/v1", "Lease");
+    Descriptor spec = lease.findFieldByName("spec").getMessageType();
+    Descriptor meta = lease.findFieldByName("metadata").getMessageType();
+    DynamicMessage object =
+        DynamicMessage.newBuilder(lease)
+            .setField(
+                lease.findFieldByName("metadata"),
+                DynamicMessage.newBuilder(meta)
+                    .setField(meta.findFieldByName("name"), "leader")
+                    .setField(meta.findFieldByName("generateName"), "")
+                    .build())
+            .setField(
+                lease.findFieldByName("spec"),
+                DynamicMessage.newBuilder(spec)
+                    .setField(spec.findFieldByName("holderIdentity"), "")
+                    .setField(spec.findFieldByName("leaseDurationSeconds"), 15)
+                    .build())
+            .build();
+
+    ObjectNode decoded = ProtobufBodies.decode(envelope("coordination.k8s.io/v1", "Lease", object));
+
+    // client-go's leader election releases a lease by writing holderIdentity: "".
+    assertThat(decoded.path("spec").has("holderIdentity")).isTrue();
+    assertThat(decoded.path("spec").path("holderIdentity").asText()).isEmpty();
+    assertThat(decoded.path("metadata").has("generateName")).isFalse();
+  }
+
+  @Test
+  void decode_embeddedStructs_areFlatInJson() {
+    Descriptor pod = type("v1", "Pod");
+    Descriptor spec = pod.findFieldByName("spec").getMessageType();
+    Descriptor volume = spec.findFieldByName("volumes").getMessageType();
+    Descriptor source = volume.findFieldByName("volumeSource").getMessageType();
+    DynamicMessage secretVolume =
+        DynamicMessage.newBuilder(volume)
+            .setField(volume.findFieldByName("name"), "creds")
+            .setField(
+                volume.findFieldByName("volumeSource"),
+                message(source, Map.of("secret", Map.of("secretName", "app-creds"))))
+            .build();
+    DynamicMessage object =
+        DynamicMessage.newBuilder(pod)
+            .setField(
+                pod.findFieldByName("spec"),
+                DynamicMessage.newBuilder(spec)
+                    .addRepeatedField(spec.findFieldByName("volumes"), secretVolume)
+                    .build())
+            .build();
+
+    ObjectNode decoded = ProtobufBodies.decode(envelope("v1", "Pod", object));
+
+    assertThat(decoded.path("spec").path("volumes").get(0).toString())
+        .isEqualTo("{\"name\":\"creds\",\"secret\":{\"secretName\":\"app-creds\"}}");
+  }
+
+  @Test
   void decode_configMap_metadataDataAndBinaryData() {
     Descriptor configMap = type("v1", "ConfigMap");
     Descriptor meta = configMap.findFieldByName("metadata").getMessageType();

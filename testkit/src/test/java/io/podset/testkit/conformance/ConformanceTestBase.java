@@ -99,8 +99,11 @@ abstract class ConformanceTestBase {
     return "/apis/conformance.podset.io/v1/namespaces/" + ns + "/widgets";
   }
 
-  /** A raw response: status code and body parsed as JSON (null when not JSON). */
-  record Raw(int code, JsonNode body) {}
+  /**
+   * A raw response: status code, body parsed as JSON (null when not JSON) and the values of its
+   * {@code Warning} headers.
+   */
+  record Raw(int code, JsonNode body, java.util.List<String> warnings) {}
 
   Raw raw(
       String method, String path, String contentType, String body, Map<String, String> headers) {
@@ -122,7 +125,7 @@ abstract class ConformanceTestBase {
       } catch (IOException e) {
         json = null;
       }
-      return new Raw(response.code(), json);
+      return new Raw(response.code(), json, response.headers("Warning"));
     } catch (Exception e) {
       throw new IllegalStateException("request " + method + " " + path + " failed", e);
     }

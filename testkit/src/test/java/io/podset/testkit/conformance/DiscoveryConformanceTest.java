@@ -14,10 +14,13 @@ import org.junit.jupiter.api.Test;
 class DiscoveryConformanceTest extends ConformanceTestBase {
 
   @Test
-  void version_isAKubernetes1_3x() {
+  void version_isTheRelease1_34_ofTheRealControlPlane() {
     assertThat(client.getKubernetesVersion().getMajor()).isEqualTo("1");
-    assertThat(Integer.parseInt(client.getKubernetesVersion().getMinor().replace("+", "")))
-        .isBetween(30, 39);
+    assertThat(client.getKubernetesVersion().getMinor()).isEqualTo("34");
+    assertThat(client.getKubernetesVersion().getGitVersion()).matches("v1\\.34\\.\\d+");
+    com.fasterxml.jackson.databind.JsonNode version = get("/version").body();
+    assertThat(version.path("emulationMinor").asText()).isEqualTo("34");
+    assertThat(version.path("minCompatibilityMinor").asText()).isEqualTo("33");
   }
 
   @Test

@@ -146,6 +146,22 @@ class ServiceDefaultingConformanceTest extends ConformanceTestBase {
   }
 
   @Test
+  void service_withSeveralPorts_needsANameOnEach() {
+    Raw refused =
+        raw(
+            "POST",
+            services(),
+            "application/json",
+            "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"unnamed\"},"
+                + "\"spec\":{\"ports\":[{\"port\":80},{\"name\":\"b\",\"port\":81}]}}",
+            Map.of());
+
+    assertThat(refused.code()).isEqualTo(422);
+    assertThat(refused.body().path("message").asText())
+        .isEqualTo("Service \"unnamed\" is invalid: spec.ports[0].name: Required value");
+  }
+
+  @Test
   void secret_stringData_isMergedIntoData() {
     JsonNode secret =
         create(
