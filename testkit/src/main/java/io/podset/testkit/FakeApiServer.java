@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podset.runtime.time.Clock;
+import io.podset.testkit.internal.resource.ResourceRegistry;
+import io.podset.testkit.internal.store.ObjectStore;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Path;
@@ -27,32 +29,34 @@ import java.util.Objects;
  * }
  * }</pre>
  */
-public interface FakeApiServer extends AutoCloseable {
+public abstract sealed class FakeApiServer implements AutoCloseable permits VertxFakeApiServer {
+
+  FakeApiServer() {}
 
   /** Starts a server with default options on a free port. */
-  static FakeApiServer start() {
+  public static FakeApiServer start() {
     return builder().start();
   }
 
   /** A builder for a server with non-default options. */
-  static Builder builder() {
+  public static Builder builder() {
     return new Builder();
   }
 
   /** The base URL, for example {@code http://127.0.0.1:39211}. */
-  URI url();
+  public abstract URI url();
 
   /**
    * A fabric8 client for this server, created on first use and closed with the server. Its default
    * namespace is {@code default}.
    */
-  KubernetesClient client();
+  public abstract KubernetesClient client();
 
   /** A new fabric8 client for this server; the caller closes it. */
-  KubernetesClient newClient();
+  public abstract KubernetesClient newClient();
 
   /** The fabric8 configuration used by {@link #client()}: URL, namespace {@code default}. */
-  Config clientConfig();
+  public abstract Config clientConfig();
 
   /**
    * Writes a kubeconfig pointing at this server (context {@code fake}, namespace {@code default})
@@ -60,7 +64,7 @@ public interface FakeApiServer extends AutoCloseable {
    *
    * @return {@code path}
    */
-  Path writeKubeconfig(Path path);
+  public abstract Path writeKubeconfig(Path path);
 
   /**
    * Creates (or replaces) the CRDs in a YAML or JSON stream of one or more documents; other kinds
@@ -69,13 +73,13 @@ public interface FakeApiServer extends AutoCloseable {
    * @return the stored definitions
    * @throws IllegalArgumentException if a document is not a valid CustomResourceDefinition
    */
-  List<CustomResourceDefinition> installCrds(InputStream yaml);
+  public abstract List<CustomResourceDefinition> installCrds(InputStream yaml);
 
   /** {@link #installCrds(InputStream)} from a file. */
-  List<CustomResourceDefinition> installCrds(Path yaml);
+  public abstract List<CustomResourceDefinition> installCrds(Path yaml);
 
   /** Creates (or replaces) one CRD. */
-  CustomResourceDefinition installCrd(CustomResourceDefinition crd);
+  public abstract CustomResourceDefinition installCrd(CustomResourceDefinition crd);
 
   /**
    * Creates (or replaces) a CRD derived from a fabric8 custom resource class ({@code @Group},
@@ -83,58 +87,64 @@ public interface FakeApiServer extends AutoCloseable {
    * with a schema that keeps unknown fields and a status subresource when the class has a status
    * type.
    */
-  CustomResourceDefinition installCrd(Class<? extends CustomResource<?, ?>> type);
+  public abstract CustomResourceDefinition installCrd(Class<? extends CustomResource<?, ?>> type);
 
   /**
    * The journal of the requests this server answered (not its own set-up writes, nor the simulated
    * kubelet's).
    */
-  RequestJournal journal();
+  public abstract RequestJournal journal();
 
   /** Fault injection: rules that make requests fail, slow down, or hold back watch events. */
-  FaultInjector faults();
+  public abstract FaultInjector faults();
 
   /**
    * The simulated kubelet: disabled unless the builder enabled it ({@link Builder#kubelet()}) or a
    * test calls {@link SimulatedKubelet#enable()}.
    */
-  SimulatedKubelet kubelet();
+  public abstract SimulatedKubelet kubelet();
 
   /** A copy of every stored object, for {@link #restore}. */
-  StoreSnapshot snapshot();
+  public abstract StoreSnapshot snapshot();
 
   /**
    * Makes the store hold exactly the snapshot's objects again. The differences are written as
    * ordinary changes (new resourceVersions, watch events, history), so watching clients follow;
    * restored objects keep their uid and timestamps.
    */
-  void restore(StoreSnapshot snapshot);
+  public abstract void restore(StoreSnapshot snapshot);
 
   /** The newest resourceVersion (the global revision). */
-  long resourceVersion();
+  public abstract long resourceVersion();
 
   /** Forgets the change history: every watch resume or exact list at an older revision gets 410. */
-  void compactHistory();
+  public abstract void compactHistory();
 
   /**
    * Ends every open watch, as an API server restart would; clients watch again from their last
    * resourceVersion (which gets 410 if {@link #compactHistory()} ran since).
    */
-  void closeWatches();
+  public abstract void closeWatches();
 
   /** The number of watches currently open. */
-  int openWatches();
+  public abstract int openWatches();
 
   /** Stops the server, ends open watches and closes {@link #client()}. Idempotent. */
   @Override
-  void close();
+  public abstract void close();
+
+  /** The resource types served, for {@link ReconcileHarness} (not API). */
+  abstract ResourceRegistry registry();
+
+  /** The store, for {@link ReconcileHarness} to follow commits (not API). */
+  abstract ObjectStore store();
 
   /**
    * Options of a server. Each setter validates its argument at once.
    *
    * <p>Not thread-safe; use from one thread.
    */
-  final class Builder {
+  public static final class Builder {
     int historyWindow = 10_000;
     Duration bookmarkInterval = Duration.ofSeconds(10);
     Clock clock = Clock.system();

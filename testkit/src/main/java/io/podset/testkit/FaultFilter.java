@@ -1,6 +1,17 @@
 package io.podset.testkit;
 
 import io.podset.runtime.time.Clock;
+import io.podset.testkit.internal.http.ApiRequest;
+import io.podset.testkit.internal.http.ApiResponse;
+import io.podset.testkit.internal.http.ApiResult;
+import io.podset.testkit.internal.http.RequestFilter;
+import io.podset.testkit.internal.http.RequestInfo;
+import io.podset.testkit.internal.http.WatchResult;
+import io.podset.testkit.internal.resource.ResourceRegistry;
+import io.podset.testkit.internal.resource.StatusError;
+import io.podset.testkit.internal.store.ObjectStore;
+import io.podset.testkit.internal.watch.WatchFrame;
+import io.podset.testkit.internal.watch.WatchSink;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.podset.testkit;
 
+import io.podset.testkit.internal.http.RequestInfo;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Set;

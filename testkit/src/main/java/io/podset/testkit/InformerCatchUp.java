@@ -3,6 +3,11 @@ package io.podset.testkit;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.podset.runtime.informer.InformerOptions;
 import io.podset.runtime.informer.SharedInformer;
+import io.podset.testkit.internal.resource.ResourceRegistry;
+import io.podset.testkit.internal.store.FieldSelector;
+import io.podset.testkit.internal.store.LabelSelector;
+import io.podset.testkit.internal.store.ObjectStore;
+import io.podset.testkit.internal.store.StoredEvent;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -48,11 +53,11 @@ final class InformerCatchUp implements ObjectStore.CommitListener {
     }
   }
 
-  private final VertxFakeApiServer server;
+  private final ResourceRegistry registry;
   private final List<Tracked> tracked = new CopyOnWriteArrayList<>();
 
-  InformerCatchUp(VertxFakeApiServer server) {
-    this.server = Objects.requireNonNull(server, "server");
+  InformerCatchUp(ResourceRegistry registry) {
+    this.registry = Objects.requireNonNull(registry, "registry");
   }
 
   /**
@@ -68,8 +73,7 @@ final class InformerCatchUp implements ObjectStore.CommitListener {
     if (tracked.stream().anyMatch(t -> t.informer() == informer)) {
       return; // the factory shares one informer among equal requests
     }
-    server
-        .registry()
+    registry
         .find(group, version, plural)
         .ifPresent(
             type ->

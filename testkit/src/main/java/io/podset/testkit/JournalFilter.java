@@ -1,6 +1,11 @@
 package io.podset.testkit;
 
 import io.podset.runtime.time.Clock;
+import io.podset.testkit.internal.http.ApiRequest;
+import io.podset.testkit.internal.http.ApiResult;
+import io.podset.testkit.internal.http.RequestFilter;
+import io.podset.testkit.internal.http.RequestInfo;
+import io.podset.testkit.internal.resource.ResourceRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -20,7 +25,7 @@ final class JournalFilter implements RequestFilter, RequestJournal {
   static final int CAPACITY = 100_000;
 
   /** The fault injected into the request being handled on this thread, if any. */
-  private static final ThreadLocal<String[]> CURRENT_FAULT = new ThreadLocal<>();
+  private static final ThreadLocal<List<String>> CURRENT_FAULTS = new ThreadLocal<>();
 
   private final ResourceRegistry registry;
   private final Clock clock;
@@ -37,9 +42,9 @@ final class JournalFilter implements RequestFilter, RequestJournal {
 
   /** Called by an inner filter that answers or alters the current request with a fault. */
   static void noteFault(String description) {
-    String[] slot = CURRENT_FAULT.get();
-    if (slot != null) {
-      slot[0] = slot[0] == null ? description : slot[0] + ", " + description;
+    List<String> faults = CURRENT_FAULTS.get();
+    if (faults != null) {
+      faults.add(description);
     }
   }
 
@@ -52,14 +57,14 @@ final class JournalFilter implements RequestFilter, RequestJournal {
   public ApiResult filter(ApiRequest request, Chain next) {
     Instant arrived = clock.instant();
     long start = System.nanoTime();
-    String[] previous = CURRENT_FAULT.get();
-    String[] slot = new String[1];
-    CURRENT_FAULT.set(slot);
+    List<String> previous = CURRENT_FAULTS.get();
+    List<String> faults = new ArrayList<>(1);
+    CURRENT_FAULTS.set(faults);
     ApiResult result;
     try {
       result = next.proceed(request);
     } finally {
-      CURRENT_FAULT.set(previous);
+      CURRENT_FAULTS.set(previous);
     }
     Duration duration = Duration.ofNanos(System.nanoTime() - start);
     RequestInfo info = RequestInfo.of(request, registry);
@@ -86,7 +91,7 @@ final class JournalFilter implements RequestFilter, RequestJournal {
               request.header("impersonate-user"),
               result.status(),
               duration,
-              slot[0]));
+              faults.isEmpty() ? null : String.join(", ", faults)));
       while (records.size() > CAPACITY) {
         records.removeFirst();
       }

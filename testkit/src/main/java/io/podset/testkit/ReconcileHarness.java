@@ -72,7 +72,6 @@ public final class ReconcileHarness implements AutoCloseable {
   private final SharedInformerFactory informers;
   private final Controller controller;
   private final Duration quietPeriod;
-  // Null when the server is not the testkit's own (nothing to compare the caches with).
   private final InformerCatchUp catchUp;
   private final Object lock = new Object();
   // Guarded by lock: reconciles in progress, and every reconcile and error since the last report.
@@ -87,14 +86,9 @@ public final class ReconcileHarness implements AutoCloseable {
     this.server = b.server;
     this.quietPeriod = b.quietPeriod;
     this.client = server.newClient();
-    if (server instanceof VertxFakeApiServer fake) {
-      this.catchUp = new InformerCatchUp(fake);
-      fake.store().addCommitListener(catchUp);
-      this.informers = new TrackingInformerFactory(SharedInformerFactory.create(client), catchUp);
-    } else {
-      this.catchUp = null;
-      this.informers = SharedInformerFactory.create(client);
-    }
+    this.catchUp = new InformerCatchUp(server.registry());
+    server.store().addCommitListener(catchUp);
+    this.informers = new TrackingInformerFactory(SharedInformerFactory.create(client), catchUp);
     Reconciler reconciler = b.reconciler.apply(client, informers);
     Objects.requireNonNull(reconciler, "the reconciler factory returned null");
     Reconciler observed =
@@ -153,10 +147,10 @@ public final class ReconcileHarness implements AutoCloseable {
     RequestJournal.Mark mark;
     synchronized (lock) {
       mark = windowStart;
-      boolean caughtUp = catchUp == null || catchUp.caughtUp();
+      boolean caughtUp = catchUp.caughtUp();
       while (true) {
         long now = System.nanoTime();
-        boolean caughtUpNow = catchUp == null || catchUp.caughtUp();
+        boolean caughtUpNow = catchUp.caughtUp();
         if (caughtUpNow && !caughtUp) {
           // The last change just reached the caches: its handlers and worker get a full period.
           lastActivityNanos = Math.max(lastActivityNanos, now);
@@ -213,9 +207,7 @@ public final class ReconcileHarness implements AutoCloseable {
   /** Stops the controller, its informers and its client. */
   @Override
   public void close() {
-    if (catchUp != null) {
-      ((VertxFakeApiServer) server).store().removeCommitListener(catchUp);
-    }
+    server.store().removeCommitListener(catchUp);
     try {
       controller.close();
     } finally {

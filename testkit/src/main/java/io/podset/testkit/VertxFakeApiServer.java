@@ -13,6 +13,25 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.podset.runtime.time.Clock;
+import io.podset.testkit.internal.admission.ServiceAddresses;
+import io.podset.testkit.internal.controllers.CrdController;
+import io.podset.testkit.internal.controllers.GarbageCollector;
+import io.podset.testkit.internal.controllers.KubeletSimulator;
+import io.podset.testkit.internal.http.ApiRequest;
+import io.podset.testkit.internal.http.ApiResponse;
+import io.podset.testkit.internal.http.ApiResult;
+import io.podset.testkit.internal.http.ApiRouter;
+import io.podset.testkit.internal.http.Discovery;
+import io.podset.testkit.internal.http.HttpFrontend;
+import io.podset.testkit.internal.http.OpenApiDocuments;
+import io.podset.testkit.internal.http.RequestPipeline;
+import io.podset.testkit.internal.resource.BuiltinResources;
+import io.podset.testkit.internal.resource.Json;
+import io.podset.testkit.internal.resource.ResourceRegistry;
+import io.podset.testkit.internal.resource.StatusError;
+import io.podset.testkit.internal.store.ObjectReads;
+import io.podset.testkit.internal.store.ObjectStore;
+import io.podset.testkit.internal.write.ObjectWrites;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
@@ -38,7 +57,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** The server behind {@link FakeApiServer}: Vert.x HTTP in front of the pipeline and the store. */
-final class VertxFakeApiServer implements FakeApiServer {
+final class VertxFakeApiServer extends FakeApiServer {
 
   private static final Logger LOG = LoggerFactory.getLogger(VertxFakeApiServer.class);
   private static final List<String> INITIAL_NAMESPACES =
@@ -117,29 +136,17 @@ final class VertxFakeApiServer implements FakeApiServer {
     // Last listener: it writes again (nested), after the others saw the change.
     store.addCommitListener(new GarbageCollector(store, registry, writes));
     Vertx vertx = vertx();
-    // The router needs the address for discovery; bind first with a late-bound handler.
-    ApiRouter[] routerHolder = new ApiRouter[1];
-    RequestPipeline pipeline = new RequestPipeline(request -> routerHolder[0].proceed(request));
     HttpServer http =
-        vertx
-            .createHttpServer(
-                new HttpServerOptions()
-                    .setHost("127.0.0.1")
-                    .setPort(options.port)
-                    .setMaxWebSocketFrameSize(1 << 20)
-                    .setMaxWebSocketMessageSize(16 << 20)
-                    .setMaxInitialLineLength(16 * 1024))
-            .requestHandler(new HttpFrontend(vertx, pipeline));
-    try {
-      http.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while starting the fake API server", e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("the fake API server could not listen: " + e.getMessage(), e);
-    }
-    String address = "127.0.0.1:" + http.actualPort();
-    Discovery discovery = new Discovery(registry, options.kubernetesVersion, address);
+        vertx.createHttpServer(
+            new HttpServerOptions()
+                .setHost("127.0.0.1")
+                .setPort(options.port)
+                .setMaxWebSocketFrameSize(1 << 20)
+                .setMaxWebSocketMessageSize(16 << 20)
+                .setMaxInitialLineLength(16 * 1024));
+    // Discovery reports the address the server listens on, read when it is served (after listen).
+    Discovery discovery =
+        new Discovery(registry, options.kubernetesVersion, () -> "127.0.0.1:" + http.actualPort());
     ApiRouter router =
         new ApiRouter(
             registry,
@@ -150,7 +157,17 @@ final class VertxFakeApiServer implements FakeApiServer {
             writes,
             clock,
             options.bookmarkInterval);
-    routerHolder[0] = router;
+    RequestPipeline pipeline = new RequestPipeline(router::proceed);
+    http.requestHandler(new HttpFrontend(vertx, pipeline));
+    try {
+      http.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while starting the fake API server", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("the fake API server could not listen: " + e.getMessage(), e);
+    }
+    String address = "127.0.0.1:" + http.actualPort();
     FaultFilter faults = new FaultFilter(registry, store, clock);
     JournalFilter journal = new JournalFilter(registry, clock);
     // The last added runs first: the journal sees the final answer, faults included.
@@ -204,10 +221,12 @@ final class VertxFakeApiServer implements FakeApiServer {
     return pipeline;
   }
 
+  @Override
   ResourceRegistry registry() {
     return registry;
   }
 
+  @Override
   ObjectStore store() {
     return store;
   }

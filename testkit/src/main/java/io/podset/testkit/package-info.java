@@ -3,6 +3,39 @@
  * server on 127.0.0.1 (Vert.x) that the fabric8 client and {@code kubectl} use as a cluster, and
  * {@link io.podset.testkit.WithFakeApiServer}, its JUnit 5 extension.
  *
+ * <h2>Where things are</h2>
+ *
+ * <p>This package is the API a test touches: {@link io.podset.testkit.FakeApiServer} and its
+ * builder, {@link io.podset.testkit.FaultInjector} with {@link io.podset.testkit.FaultRule} and
+ * {@link io.podset.testkit.Fault}, {@link io.podset.testkit.RequestJournal} with {@link
+ * io.podset.testkit.RequestRecord} and {@link io.podset.testkit.RequestMatcher}, {@link
+ * io.podset.testkit.SimulatedKubelet} with {@link io.podset.testkit.KubeletOptions}, {@link
+ * io.podset.testkit.StoreSnapshot}, {@link io.podset.testkit.ReconcileHarness} and {@link
+ * io.podset.testkit.Eventually}; {@link io.podset.testkit.envtest} starts a real kube-apiserver
+ * (and a whole simulated cluster) behind the same kind of client. Its package-private classes
+ * assemble the server and implement the fault injector and the journal. The rest lives in rooms
+ * under {@code io.podset.testkit.internal}, which are not API (public only for each other):
+ *
+ * <ul>
+ *   <li>{@code internal.http}: the Vert.x front end, the request pipeline and its filters, the
+ *       router, discovery, OpenAPI, protobuf bodies;
+ *   <li>{@code internal.resource}: the resource types and their registry, built-in and custom
+ *       kinds, {@code Status} errors, JSON helpers;
+ *   <li>{@code internal.store}: the object store, its history, reads and selectors;
+ *   <li>{@code internal.watch}: watch sessions and their frames;
+ *   <li>{@code internal.write}: creates, updates, patches, server-side apply and managed fields,
+ *       deletes, scale, field validation;
+ *   <li>{@code internal.admission}: defaulting and validation per kind, CRD and schema rules;
+ *   <li>{@code internal.tables}: the {@code Table} columns of each kind;
+ *   <li>{@code internal.controllers}: the garbage collector and namespace controller, the CRD
+ *       controller and the simulated kubelet.
+ * </ul>
+ *
+ * <p>A request goes from {@code http} through the filters (faults, journal) to the router, then to
+ * the reads ({@code store}) or the writes ({@code write}, which apply the {@code admission} rules
+ * of the kind) and the store, which tells each commit to the open watches ({@code watch}) and the
+ * controllers. Every room uses {@code resource}.
+ *
  * <h2>What is emulated</h2>
  *
  * <ul>

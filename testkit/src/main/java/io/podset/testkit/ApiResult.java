@@ -1,8 +1,0 @@
-package io.podset.testkit;
-
-/** What the API layer answers: a complete response or a watch stream to open. */
-sealed interface ApiResult permits ApiResponse, WatchResult {
-
-  /** The HTTP status the client will see (200 for a watch stream). */
-  int status();
-}

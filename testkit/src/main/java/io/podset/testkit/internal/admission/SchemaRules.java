@@ -1,0 +1,348 @@
+package io.podset.testkit.internal.admission;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.podset.testkit.internal.resource.StatusError;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Rules of one custom resource version from its OpenAPI v3 schema: defaulting, pruning of unknown
+ * fields (unless {@code x-kubernetes-preserve-unknown-fields}), and validation of type, required,
+ * minimum/maximum (with the exclusive forms), enum, pattern, minLength/maxLength and
+ * minItems/maxItems. {@code metadata}, {@code apiVersion} and {@code kind} are not checked here.
+ */
+public final class SchemaRules implements TypeRules {
+
+  private final JsonNode schema;
+
+  public SchemaRules(JsonNode schema) {
+    this.schema = schema == null || schema.isMissingNode() ? null : schema.deepCopy();
+  }
+
+  /** The CRD version's {@code openAPIV3Schema} (not to be modified), or null when it has none. */
+  public JsonNode schema() {
+    return schema;
+  }
+
+  @Override
+  public void applyDefaults(ObjectNode object) {
+    prune(object, new ArrayList<>());
+  }
+
+  /** The paths of fields the schema does not declare (what pruning drops), for strict checks. */
+  public List<String> unknownFields(ObjectNode object) {
+    List<String> pruned = new ArrayList<>();
+    prune(object.deepCopy(), pruned);
+    return pruned;
+  }
+
+  private void prune(ObjectNode object, List<String> pruned) {
+    if (schema == null) {
+      return;
+    }
+    List<String> unknown = new ArrayList<>();
+    for (Map.Entry<String, JsonNode> e : object.properties()) {
+      String name = e.getKey();
+      if (name.equals("apiVersion") || name.equals("kind") || name.equals("metadata")) {
+        continue;
+      }
+      JsonNode sub = schema.path("properties").path(name);
+      if (sub.isMissingNode()) {
+        if (!schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)) {
+          unknown.add(name);
+          pruned.add(name);
+        }
+      } else {
+        defaultAndPrune(e.getValue(), sub, name, pruned);
+      }
+    }
+    object.remove(unknown);
+    addDefaults(object, schema, true);
+  }
+
+  private static void defaultAndPrune(
+      JsonNode value, JsonNode schema, String path, List<String> pruned) {
+    if (value instanceof ObjectNode object) {
+      JsonNode props = schema.path("properties");
+      JsonNode additional = schema.path("additionalProperties");
+      boolean preserve = schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
+      List<String> unknown = new ArrayList<>();
+      for (Map.Entry<String, JsonNode> e : object.properties()) {
+        JsonNode sub = props.path(e.getKey());
+        if (sub.isMissingNode() && additional.isObject()) {
+          sub = additional;
+        }
+        if (sub.isMissingNode()) {
+          if (!preserve) {
+            unknown.add(e.getKey());
+            pruned.add(path + "." + e.getKey());
+          }
+        } else {
+          defaultAndPrune(e.getValue(), sub, path + "." + e.getKey(), pruned);
+        }
+      }
+      object.remove(unknown);
+      addDefaults(object, schema, false);
+    } else if (value != null && value.isArray()) {
+      for (int i = 0; i < value.size(); i++) {
+        defaultAndPrune(value.get(i), schema.path("items"), path + "[" + i + "]", pruned);
+      }
+    }
+  }
+
+  private static void addDefaults(ObjectNode object, JsonNode schema, boolean root) {
+    for (Map.Entry<String, JsonNode> e : schema.path("properties").properties()) {
+      if (root && e.getKey().equals("metadata")) {
+        continue;
+      }
+      JsonNode def = e.getValue().get("default");
+      if (def != null && !object.has(e.getKey())) {
+        JsonNode copy = def.deepCopy();
+        object.set(e.getKey(), copy);
+        defaultAndPrune(copy, e.getValue(), e.getKey(), new ArrayList<>());
+      }
+    }
+  }
+
+  @Override
+  public void validate(ObjectNode object, List<StatusError.Cause> causes) {
+    if (schema == null) {
+      return;
+    }
+    for (String required : names(schema.path("required"))) {
+      if (!object.has(required)) {
+        causes.add(new StatusError.Cause("FieldValueRequired", required, "Required value"));
+      }
+    }
+    for (Map.Entry<String, JsonNode> e : object.properties()) {
+      String name = e.getKey();
+      if (name.equals("apiVersion") || name.equals("kind") || name.equals("metadata")) {
+        continue;
+      }
+      JsonNode sub = schema.path("properties").path(name);
+      if (!sub.isMissingNode()) {
+        check(e.getValue(), sub, name, causes);
+      }
+    }
+  }
+
+  private static List<String> names(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(n -> out.add(n.asText()));
+    return out;
+  }
+
+  private static void check(
+      JsonNode value, JsonNode schema, String path, List<StatusError.Cause> causes) {
+    if (value.isNull()) {
+      if (!schema.path("nullable").asBoolean(false)) {
+        causes.add(
+            new StatusError.Cause(
+                "FieldValueTypeInvalid",
+                path,
+                "Invalid value: \"null\": "
+                    + path
+                    + " in body must be of type "
+                    + schema.path("type").asText("object")
+                    + ": \"null\""));
+      }
+      return;
+    }
+    String type = schema.path("type").asText("");
+    boolean intOrString = schema.path("x-kubernetes-int-or-string").asBoolean(false);
+    if (intOrString) {
+      if (!value.isIntegralNumber() && !value.isTextual()) {
+        causes.add(typeError(value, path, "integer or string"));
+      }
+    } else if (!type.isEmpty() && !hasType(value, type)) {
+      causes.add(typeError(value, path, type));
+      return;
+    }
+    JsonNode enumValues = schema.get("enum");
+    if (enumValues != null && enumValues.isArray()) {
+      boolean found = false;
+      StringBuilder supported = new StringBuilder();
+      for (JsonNode allowed : enumValues) {
+        found |= allowed.equals(value);
+        supported.append(supported.length() == 0 ? "" : ", ").append(allowed);
+      }
+      if (!found) {
+        causes.add(
+            new StatusError.Cause(
+                "FieldValueNotSupported",
+                path,
+                "Unsupported value: " + value + ": supported values: " + supported));
+      }
+    }
+    if (value.isNumber()) {
+      checkNumber(value, schema, path, causes);
+    }
+    if (value.isTextual()) {
+      String text = value.asText();
+      if (schema.has("maxLength") && text.length() > schema.get("maxLength").asInt()) {
+        causes.add(
+            new StatusError.Cause(
+                "FieldValueTooLong",
+                path,
+                "Too long: may not be more than " + schema.get("maxLength").asInt() + " bytes"));
+      }
+      if (schema.has("minLength") && text.length() < schema.get("minLength").asInt()) {
+        causes.add(
+            new StatusError.Cause(
+                "FieldValueInvalid",
+                path,
+                "Invalid value: "
+                    + value
+                    + ": "
+                    + path
+                    + " in body should be at least "
+                    + schema.get("minLength").asInt()
+                    + " chars long"));
+      }
+      if (schema.has("pattern")
+          && !Pattern.compile(schema.get("pattern").asText()).matcher(text).find()) {
+        causes.add(
+            new StatusError.Cause(
+                "FieldValueInvalid",
+                path,
+                "Invalid value: "
+                    + value
+                    + ": "
+                    + path
+                    + " in body should match '"
+                    + schema.get("pattern").asText()
+                    + "'"));
+      }
+    }
+    if (value.isArray()) {
+      if (schema.has("maxItems") && value.size() > schema.get("maxItems").asInt()) {
+        causes.add(
+            new StatusError.Cause(
+                "FieldValueTooMany",
+                path,
+                "Too many: "
+                    + value.size()
+                    + ": must have at most "
+                    + schema.get("maxItems").asInt()
+                    + " items"));
+      }
+      if (schema.has("minItems") && value.size() < schema.get("minItems").asInt()) {
+        causes.add(
+            new StatusError.Cause(
+                "FieldValueInvalid",
+                path,
+                "Invalid value: "
+                    + value.size()
+                    + ": "
+                    + path
+                    + " in body should have at least "
+                    + schema.get("minItems").asInt()
+                    + " items"));
+      }
+      JsonNode items = schema.path("items");
+      if (!items.isMissingNode()) {
+        for (int i = 0; i < value.size(); i++) {
+          check(value.get(i), items, path + "[" + i + "]", causes);
+        }
+      }
+    }
+    if (value.isObject()) {
+      for (String required : names(schema.path("required"))) {
+        if (!value.has(required)) {
+          causes.add(
+              new StatusError.Cause("FieldValueRequired", path + "." + required, "Required value"));
+        }
+      }
+      JsonNode props = schema.path("properties");
+      JsonNode additional = schema.path("additionalProperties");
+      for (Map.Entry<String, JsonNode> e : value.properties()) {
+        JsonNode sub = props.path(e.getKey());
+        if (sub.isMissingNode() && additional.isObject()) {
+          sub = additional;
+        }
+        if (!sub.isMissingNode()) {
+          check(e.getValue(), sub, path + "." + e.getKey(), causes);
+        }
+      }
+    }
+  }
+
+  private static void checkNumber(
+      JsonNode value, JsonNode schema, String path, List<StatusError.Cause> causes) {
+    double v = value.asDouble();
+    if (schema.has("minimum")) {
+      double min = schema.get("minimum").asDouble();
+      boolean exclusive = schema.path("exclusiveMinimum").asBoolean(false);
+      if (exclusive ? v <= min : v < min) {
+        causes.add(
+            new StatusError.Cause(
+                "FieldValueInvalid",
+                path,
+                "Invalid value: "
+                    + value
+                    + ": "
+                    + path
+                    + " in body should be greater than "
+                    + (exclusive ? "" : "or equal to ")
+                    + schema.get("minimum")));
+      }
+    }
+    if (schema.has("maximum")) {
+      double max = schema.get("maximum").asDouble();
+      boolean exclusive = schema.path("exclusiveMaximum").asBoolean(false);
+      if (exclusive ? v >= max : v > max) {
+        causes.add(
+            new StatusError.Cause(
+                "FieldValueInvalid",
+                path,
+                "Invalid value: "
+                    + value
+                    + ": "
+                    + path
+                    + " in body should be less than "
+                    + (exclusive ? "" : "or equal to ")
+                    + schema.get("maximum")));
+      }
+    }
+  }
+
+  private static boolean hasType(JsonNode value, String type) {
+    return switch (type) {
+      case "object" -> value.isObject();
+      case "array" -> value.isArray();
+      case "string" -> value.isTextual();
+      case "integer" ->
+          value.isIntegralNumber()
+              || (value.isNumber() && value.asDouble() == Math.rint(value.asDouble()));
+      case "number" -> value.isNumber();
+      case "boolean" -> value.isBoolean();
+      default -> true;
+    };
+  }
+
+  private static StatusError.Cause typeError(JsonNode value, String path, String type) {
+    String actual =
+        value.isTextual()
+            ? "string"
+            : value.isIntegralNumber()
+                ? "integer"
+                : value.isNumber()
+                    ? "number"
+                    : value.isBoolean() ? "boolean" : value.isArray() ? "array" : "object";
+    return new StatusError.Cause(
+        "FieldValueTypeInvalid",
+        path,
+        "Invalid value: \""
+            + actual
+            + "\": "
+            + path
+            + " in body must be of type "
+            + type
+            + ": \""
+            + actual
+            + "\"");
+  }
+}

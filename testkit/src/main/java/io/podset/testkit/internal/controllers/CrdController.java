@@ -1,0 +1,60 @@
+package io.podset.testkit.internal.controllers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.podset.testkit.internal.resource.CustomResources;
+import io.podset.testkit.internal.resource.Json;
+import io.podset.testkit.internal.resource.ResourceRegistry;
+import io.podset.testkit.internal.resource.ResourceType;
+import io.podset.testkit.internal.store.ObjectStore;
+import io.podset.testkit.internal.store.StoredEvent;
+import java.util.Objects;
+
+/**
+ * Serves custom resources as their definitions change: a created or updated CRD registers its
+ * served versions at once (it is Established when the create returns); a deleted CRD stops being
+ * served and its objects are deleted.
+ */
+public final class CrdController implements ObjectStore.CommitListener {
+
+  private final ResourceRegistry registry;
+  private final ObjectStore store;
+
+  public CrdController(ResourceRegistry registry, ObjectStore store) {
+    this.registry = Objects.requireNonNull(registry, "registry");
+    this.store = Objects.requireNonNull(store, "store");
+  }
+
+  @Override
+  public void committed(StoredEvent event) {
+    if (!event.storageKey().equals(CustomResources.CRD_STORAGE)) {
+      return;
+    }
+    if (event.previous() != null) {
+      unregister(event.previous());
+    }
+    if (event.type() == StoredEvent.Type.DELETED) {
+      deleteObjects(event.previous());
+      return;
+    }
+    for (ResourceType type : CustomResources.typesOf(event.object())) {
+      registry.register(type);
+    }
+  }
+
+  private void unregister(JsonNode crd) {
+    registry.unregister(crd.path("spec").path("group").asText(), plural(crd));
+  }
+
+  private static String plural(JsonNode crd) {
+    return crd.path("spec").path("names").path("plural").asText();
+  }
+
+  private void deleteObjects(JsonNode crd) {
+    String storageKey = crd.path("spec").path("group").asText() + "/" + plural(crd);
+    for (ObjectNode object : store.list(storageKey, "", null).objects()) {
+      String key = ObjectStore.key(Json.namespace(object), Json.name(object));
+      store.write(storageKey, key, current -> null);
+    }
+  }
+}

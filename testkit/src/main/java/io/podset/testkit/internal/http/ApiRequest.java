@@ -1,0 +1,57 @@
+package io.podset.testkit.internal.http;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One HTTP request as the API layer sees it: verb, path, query, headers (lower-case names) and
+ * body. Request filters (journal, fault injection) receive and may replace it.
+ *
+ * @param method the HTTP method
+ * @param path the decoded path without query
+ * @param query the first value of each query parameter
+ * @param headers request headers by lower-case name
+ * @param body the request body, empty when none
+ * @param webSocket whether the client asked for a WebSocket upgrade
+ */
+public record ApiRequest(
+    String method,
+    String path,
+    Map<String, String> query,
+    Map<String, String> headers,
+    byte[] body,
+    boolean webSocket) {
+
+  public ApiRequest {
+    Objects.requireNonNull(method, "method");
+    Objects.requireNonNull(path, "path");
+    query = Map.copyOf(query);
+    headers = Map.copyOf(headers);
+    Objects.requireNonNull(body, "body");
+  }
+
+  public String header(String name) {
+    return headers.get(name.toLowerCase(Locale.ROOT));
+  }
+
+  public String param(String name) {
+    return query.get(name);
+  }
+
+  /** The media type of the body without parameters, or null. */
+  public String contentType() {
+    String type = header("content-type");
+    if (type == null) {
+      return null;
+    }
+    int semicolon = type.indexOf(';');
+    return (semicolon < 0 ? type : type.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
+  }
+
+  /** Whether the client asked for {@code meta.k8s.io} Table output. */
+  public boolean wantsTable() {
+    String accept = header("accept");
+    return accept != null && accept.contains("as=Table");
+  }
+}

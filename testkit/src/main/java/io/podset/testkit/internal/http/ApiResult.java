@@ -1,0 +1,8 @@
+package io.podset.testkit.internal.http;
+
+/** What the API layer answers: a complete response or a watch stream to open. */
+public sealed interface ApiResult permits ApiResponse, WatchResult {
+
+  /** The HTTP status the client will see (200 for a watch stream). */
+  int status();
+}

@@ -1,0 +1,163 @@
+package io.podset.testkit.internal.http;
+
+import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
+import com.google.protobuf.DescriptorProtos.FileDescriptorSet;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.DescriptorValidationException;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Descriptors.FileDescriptor;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The message types of the Kubernetes API's protobuf encoding, from the descriptor set the build
+ * compiles out of the vendored {@code generated.proto} files (Kubernetes 1.34). Loaded on first
+ * use: only clients that send protobuf (kubectl for built-in types) pay for it.
+ */
+public final class ProtobufSchemas {
+
+  private static final String RESOURCE = "kubernetes-api.protoset";
+  private static final String POINTERS = "kubernetes-pointer-fields.txt";
+  private static final String INLINE = "kubernetes-inline-fields.txt";
+  private static final String UNKNOWN = "k8s.io.apimachinery.pkg.runtime.Unknown";
+
+  // Immutable after construction: "version/Kind" -> the messages of that name in that version.
+  private final Map<String, List<Descriptor>> byVersionAndKind = new HashMap<>();
+  private final Descriptor unknown;
+  // Immutable after construction: full names of the fields that are pointers in the Go types.
+  private final Set<String> pointers;
+  // Immutable after construction: full names of the fields embedded in their Go struct.
+  private final Set<String> inline;
+
+  private ProtobufSchemas(List<FileDescriptor> files, Set<String> pointers, Set<String> inline) {
+    this.pointers = pointers;
+    this.inline = inline;
+    Descriptor envelope = null;
+    for (FileDescriptor file : files) {
+      String version = lastSegment(file.getPackage());
+      for (Descriptor message : file.getMessageTypes()) {
+        byVersionAndKind
+            .computeIfAbsent(version + "/" + message.getName(), k -> new ArrayList<>())
+            .add(message);
+        if (message.getFullName().equals(UNKNOWN)) {
+          envelope = message;
+        }
+      }
+    }
+    if (envelope == null) {
+      throw new IllegalStateException(RESOURCE + " lacks " + UNKNOWN);
+    }
+    this.unknown = envelope;
+  }
+
+  private static final class Holder {
+    static final ProtobufSchemas INSTANCE = load();
+  }
+
+  /** The schemas, loaded once. */
+  public static ProtobufSchemas get() {
+    return Holder.INSTANCE;
+  }
+
+  /**
+   * Whether {@code field} is a pointer in the Go type ({@code *string} and friends), so a value
+   * sent on the wire is set even when empty; other string fields cannot tell empty from unset.
+   */
+  boolean pointer(FieldDescriptor field) {
+    return pointers.contains(field.getFullName());
+  }
+
+  /**
+   * Whether {@code field} is an embedded Go struct ({@code json:",inline"}, a Volume's {@code
+   * volumeSource}): its fields sit in the enclosing JSON object.
+   */
+  public boolean inline(FieldDescriptor field) {
+    return inline.contains(field.getFullName());
+  }
+
+  /** The envelope every Kubernetes protobuf body is wrapped in ({@code runtime.Unknown}). */
+  Descriptor envelope() {
+    return unknown;
+  }
+
+  /**
+   * The message for an object of {@code kind} in {@code apiVersion}, or null when the API has no
+   * such built-in type. Messages are found by version and kind; the group (its first label, {@code
+   * core} for the legacy group) picks among same-named kinds such as core and events.k8s.io Event.
+   */
+  public Descriptor message(String apiVersion, String kind) {
+    int slash = apiVersion.indexOf('/');
+    String group = slash < 0 ? "" : apiVersion.substring(0, slash);
+    String version = apiVersion.substring(slash + 1);
+    List<Descriptor> candidates = byVersionAndKind.get(version + "/" + kind);
+    if (candidates == null) {
+      return null;
+    }
+    String label = group.isEmpty() ? "core" : group.split("\\.", 2)[0];
+    for (Descriptor candidate : candidates) {
+      if (packageGroup(candidate.getFile().getPackage()).equals(label)) {
+        return candidate;
+      }
+    }
+    return candidates.size() == 1 ? candidates.get(0) : null;
+  }
+
+  // k8s.io.api.apps.v1 -> apps; k8s.io.apimachinery.pkg.apis.meta.v1 -> meta.
+  private static String packageGroup(String protoPackage) {
+    String[] parts = protoPackage.split("\\.");
+    return parts.length >= 2 ? parts[parts.length - 2] : "";
+  }
+
+  private static String lastSegment(String protoPackage) {
+    return protoPackage.substring(protoPackage.lastIndexOf('.') + 1);
+  }
+
+  private static ProtobufSchemas load() {
+    FileDescriptorSet set;
+    try (InputStream in = ProtobufSchemas.class.getResourceAsStream(RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException(RESOURCE + " is not on the class path");
+      }
+      set = FileDescriptorSet.parseFrom(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading " + RESOURCE, e);
+    }
+    // protoc writes imports before the files that import them (--include_imports).
+    Map<String, FileDescriptor> built = new HashMap<>();
+    List<FileDescriptor> files = new ArrayList<>();
+    for (FileDescriptorProto proto : set.getFileList()) {
+      FileDescriptor[] dependencies =
+          proto.getDependencyList().stream().map(built::get).toArray(FileDescriptor[]::new);
+      try {
+        FileDescriptor file = FileDescriptor.buildFrom(proto, dependencies);
+        built.put(proto.getName(), file);
+        files.add(file);
+      } catch (DescriptorValidationException e) {
+        throw new IllegalStateException("invalid descriptor " + proto.getName(), e);
+      }
+    }
+    return new ProtobufSchemas(files, loadNames(POINTERS), loadNames(INLINE));
+  }
+
+  // Written by proto/vendor-k8s-protos.sh from the Go types of k8s.io/api, next to the protos.
+  private static Set<String> loadNames(String resource) {
+    try (InputStream in = ProtobufSchemas.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException(resource + " is not on the class path");
+      }
+      return Set.copyOf(
+          new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+              .lines()
+              .filter(line -> !line.isBlank())
+              .toList());
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading " + resource, e);
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package io.podset.testkit.internal.http;
+
+import io.podset.testkit.internal.resource.StatusError;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ordered filters in front of the API handler. Errors thrown by the handler become {@code
+ * Status} responses before filters see them, so every filter observes the final status.
+ */
+public final class RequestPipeline {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RequestPipeline.class);
+
+  private final List<RequestFilter> filters = new CopyOnWriteArrayList<>();
+  private final RequestFilter.Chain handler;
+
+  public RequestPipeline(RequestFilter.Chain handler) {
+    this.handler = Objects.requireNonNull(handler, "handler");
+  }
+
+  /** Adds a filter in front of those already present (the last added runs first). */
+  public void addFirst(RequestFilter filter) {
+    filters.add(0, Objects.requireNonNull(filter, "filter"));
+  }
+
+  void remove(RequestFilter filter) {
+    filters.remove(filter);
+  }
+
+  /** Whether a filter may block (the handler alone never blocks). */
+  boolean hasFilters() {
+    for (RequestFilter filter : filters) {
+      if (filter.mayBlock()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  ApiResult handle(ApiRequest request) {
+    return chainFrom(filters.toArray(new RequestFilter[0]), 0).proceed(request);
+  }
+
+  private RequestFilter.Chain chainFrom(RequestFilter[] snapshot, int index) {
+    if (index == snapshot.length) {
+      return this::terminal;
+    }
+    return request -> snapshot[index].filter(request, chainFrom(snapshot, index + 1));
+  }
+
+  private ApiResult terminal(ApiRequest request) {
+    try {
+      return handler.proceed(request);
+    } catch (StatusError e) {
+      return ApiResponse.error(e);
+    } catch (RuntimeException e) {
+      LOG.error("Internal error serving {} {}", request.method(), request.path(), e);
+      return ApiResponse.error(
+          new StatusError(500, "InternalError", "Internal error occurred: " + e, null));
+    }
+  }
+}

@@ -1,0 +1,83 @@
+package io.podset.testkit.internal.resource;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/** JSON plumbing shared by the server: one mapper, path look-ups and metadata accessors. */
+public final class Json {
+
+  public static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private Json() {}
+
+  public static ObjectNode object() {
+    return JsonNodeFactory.instance.objectNode();
+  }
+
+  public static byte[] bytes(JsonNode node) {
+    try {
+      return MAPPER.writeValueAsBytes(node);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static JsonNode parse(byte[] body) throws IOException {
+    return MAPPER.readTree(body);
+  }
+
+  public static <T> T convert(Object value, Class<T> type) {
+    return MAPPER.convertValue(value, type);
+  }
+
+  public static ObjectNode toNode(Object value) {
+    return MAPPER.valueToTree(value);
+  }
+
+  /** The node at a dotted path ({@code spec.replicas}), or a missing node. */
+  public static JsonNode at(JsonNode root, String dottedPath) {
+    JsonNode node = root;
+    for (String part : dottedPath.split("\\.")) {
+      if (part.isEmpty()) {
+        continue;
+      }
+      node = node.path(part);
+    }
+    return node;
+  }
+
+  /** The object at {@code field} of {@code parent}, created when absent or not an object. */
+  public static ObjectNode child(ObjectNode parent, String field) {
+    JsonNode node = parent.get(field);
+    if (node instanceof ObjectNode existing) {
+      return existing;
+    }
+    return parent.putObject(field);
+  }
+
+  public static ObjectNode metadata(ObjectNode object) {
+    return child(object, "metadata");
+  }
+
+  public static String text(JsonNode node, String dottedPath) {
+    JsonNode value = at(node, dottedPath);
+    return value.isValueNode() && !value.isNull() ? value.asText() : null;
+  }
+
+  public static String name(JsonNode object) {
+    return text(object, "metadata.name");
+  }
+
+  public static String namespace(JsonNode object) {
+    return text(object, "metadata.namespace");
+  }
+
+  public static String resourceVersion(JsonNode object) {
+    return text(object, "metadata.resourceVersion");
+  }
+}

@@ -1,0 +1,100 @@
+package io.podset.testkit.internal.resource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.podset.testkit.internal.admission.NameRule;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.regex.Pattern;
+
+/** Server-side metadata: names, uids, timestamps, label checks, generation, version rendering. */
+public final class ObjectMeta {
+
+  private static final String NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+  private static final Pattern LABEL_VALUE =
+      Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
+  private static final Pattern LABEL_NAME =
+      Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+
+  private ObjectMeta() {}
+
+  public static String timestamp(Instant instant) {
+    return instant.truncatedTo(ChronoUnit.SECONDS).toString();
+  }
+
+  /** {@code prefix} plus five random characters, as Kubernetes' name generator. */
+  public static String generateName(String prefix, Random random) {
+    String base = prefix.length() > 58 ? prefix.substring(0, 58) : prefix;
+    StringBuilder name = new StringBuilder(base);
+    for (int i = 0; i < 5; i++) {
+      name.append(NAME_ALPHABET.charAt(random.nextInt(NAME_ALPHABET.length())));
+    }
+    return name.toString();
+  }
+
+  /** Adds a cause for each invalid label key or value. */
+  public static void validateLabels(JsonNode object, List<StatusError.Cause> causes) {
+    JsonNode labels = object.path("metadata").path("labels");
+    for (Map.Entry<String, JsonNode> e : labels.properties()) {
+      String key = e.getKey();
+      String name = key.contains("/") ? key.substring(key.indexOf('/') + 1) : key;
+      String prefix = key.contains("/") ? key.substring(0, key.indexOf('/')) : null;
+      if (name.isEmpty()
+          || name.length() > 63
+          || !LABEL_NAME.matcher(name).matches()
+          || (prefix != null && NameRule.SUBDOMAIN.check(prefix) != null)) {
+        causes.add(
+            new StatusError.Cause(
+                "FieldValueInvalid",
+                "metadata.labels",
+                "Invalid value: \""
+                    + key
+                    + "\": name part must consist of alphanumeric characters, '-', '_' or '.',"
+                    + " and must start and end with an alphanumeric character"));
+      }
+      String value = e.getValue().asText();
+      if (value.length() > 63 || !LABEL_VALUE.matcher(value).matches()) {
+        causes.add(
+            new StatusError.Cause(
+                "FieldValueInvalid",
+                "metadata.labels",
+                "Invalid value: \""
+                    + value
+                    + "\": a valid label must be an empty string or consist of alphanumeric"
+                    + " characters, '-', '_' or '.', and must start and end with an alphanumeric"
+                    + " character"));
+      }
+    }
+  }
+
+  /**
+   * Whether anything besides metadata (and status when the kind has a status subresource) differs:
+   * the changes that bump {@code metadata.generation}.
+   */
+  public static boolean specChanged(
+      ObjectNode before, ObjectNode after, boolean statusSubresource) {
+    ObjectNode a = before.deepCopy();
+    ObjectNode b = after.deepCopy();
+    a.remove("metadata");
+    b.remove("metadata");
+    if (statusSubresource) {
+      a.remove("status");
+      b.remove("status");
+    }
+    return !a.equals(b);
+  }
+
+  /** The stored object as served at {@code type}'s version (custom resources only differ). */
+  public static ObjectNode render(ResourceType type, ObjectNode stored) {
+    if (type.apiVersion().equals(stored.path("apiVersion").asText())) {
+      return stored;
+    }
+    ObjectNode converted = type.rules().fromStorage(stored);
+    ObjectNode copy = converted == stored ? stored.deepCopy() : converted;
+    copy.put("apiVersion", type.apiVersion());
+    return copy;
+  }
+}

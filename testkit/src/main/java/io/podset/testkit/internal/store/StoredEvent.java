@@ -1,0 +1,94 @@
+package io.podset.testkit.internal.store;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.podset.testkit.internal.resource.Json;
+import io.podset.testkit.internal.watch.WatchFrame;
+import java.util.Objects;
+
+/**
+ * One committed change, kept in the store's history for watch resumption and consistent lists.
+ * Objects are never mutated after they are stored; the JSON of the object, and the watch event
+ * carrying it, are computed once and shared by every watch that sends them.
+ */
+public final class StoredEvent {
+
+  /** The kinds of change, spelled as in watch events. */
+  public enum Type {
+    ADDED,
+    MODIFIED,
+    DELETED
+  }
+
+  private final long resourceVersion;
+  private final Type type;
+  private final String storageKey;
+  private final String key;
+  private final ObjectNode object;
+  private final ObjectNode previous;
+  // Guarded by this: the serialized object, computed on first use.
+  private byte[] objectJson;
+  // Guarded by this: the watch event of this change's own type, computed on first use.
+  private WatchFrame frame;
+
+  /**
+   * @param resourceVersion the revision of the change
+   * @param type the change
+   * @param storageKey where the object lives ({@code group/plural})
+   * @param key {@code namespace/name} or {@code name}
+   * @param object the new object; for DELETED the last state (with the deletion's revision)
+   * @param previous the state before (null for ADDED)
+   */
+  StoredEvent(
+      long resourceVersion,
+      Type type,
+      String storageKey,
+      String key,
+      ObjectNode object,
+      ObjectNode previous) {
+    this.resourceVersion = resourceVersion;
+    this.type = Objects.requireNonNull(type, "type");
+    this.storageKey = Objects.requireNonNull(storageKey, "storageKey");
+    this.key = Objects.requireNonNull(key, "key");
+    this.object = Objects.requireNonNull(object, "object");
+    this.previous = previous;
+  }
+
+  public long resourceVersion() {
+    return resourceVersion;
+  }
+
+  public Type type() {
+    return type;
+  }
+
+  public String storageKey() {
+    return storageKey;
+  }
+
+  public String key() {
+    return key;
+  }
+
+  public ObjectNode object() {
+    return object;
+  }
+
+  public ObjectNode previous() {
+    return previous;
+  }
+
+  public synchronized byte[] objectJson() {
+    if (objectJson == null) {
+      objectJson = Json.bytes(object);
+    }
+    return objectJson;
+  }
+
+  /** The watch event {@code {"type":<this type>,"object":<objectJson>}}, shared by all watches. */
+  public synchronized WatchFrame frame() {
+    if (frame == null) {
+      frame = WatchFrame.of(type.name(), objectJson());
+    }
+    return frame;
+  }
+}

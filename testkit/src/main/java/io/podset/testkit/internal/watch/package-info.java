@@ -1,0 +1,10 @@
+/**
+ * Watches: one session per open watch (namespace and selectors, selector transitions as
+ * ADDED/DELETED, objects or Table rows, bookmarks, the timeout), its sink, and the serialized frame
+ * shared by every watch that sends it.
+ *
+ * <p>Internal to the testkit, not API: public only so the other rooms of {@code
+ * io.podset.testkit.internal} can use it; its types and members change without notice. Tests use
+ * {@link io.podset.testkit.FakeApiServer} and the other types of {@code io.podset.testkit}.
+ */
+package io.podset.testkit.internal.watch;

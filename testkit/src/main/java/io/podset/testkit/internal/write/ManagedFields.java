@@ -1,0 +1,133 @@
+package io.podset.testkit.internal.write;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.podset.testkit.internal.http.ApiRequest;
+import io.podset.testkit.internal.resource.Json;
+import io.podset.testkit.internal.resource.ObjectMeta;
+import io.podset.testkit.internal.resource.ResourceType;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The {@code Update} entries of {@code managedFields} that ordinary writes (create, update, patch)
+ * record, as the API server's field manager does: the writer's manager ({@code fieldManager}, else
+ * the User-Agent up to its first {@code /}) takes ownership of every field the write set or
+ * changed, other managers lose those fields, and removed fields leave every entry; entries left
+ * without fields are dropped. Writes to {@code /status} keep a separate entry with {@code
+ * subresource: status} over status fields only; main writes track everything but status. A write
+ * that sends managedFields different from the stored ones replaces them as sent, as on a real
+ * server.
+ */
+final class ManagedFields {
+
+  private ManagedFields() {}
+
+  /** The manager of an ordinary write. */
+  static String manager(ApiRequest request) {
+    String manager = request.param("fieldManager");
+    if (manager != null && !manager.isEmpty()) {
+      return manager;
+    }
+    String agent = request.header("user-agent");
+    if (agent == null || agent.isEmpty()) {
+      return "unknown";
+    }
+    int slash = agent.indexOf('/');
+    return slash < 0 ? agent : agent.substring(0, slash);
+  }
+
+  /**
+   * Records in {@code next} (mutable) that {@code manager} wrote it over {@code current} (null for
+   * a create).
+   */
+  static void recordUpdate(
+      ResourceType type,
+      ObjectNode current,
+      ObjectNode next,
+      String manager,
+      boolean status,
+      Instant now) {
+    JsonNode stored = current == null ? null : current.path("metadata").get("managedFields");
+    JsonNode sent = next.path("metadata").get("managedFields");
+    if (current != null && sent != null && !sent.equals(stored)) {
+      return;
+    }
+    List<ObjectNode> entries = new ArrayList<>();
+    JsonNode base = current == null ? sent : stored;
+    if (base != null) {
+      base.forEach(e -> entries.add((ObjectNode) e.deepCopy()));
+    }
+    Set<List<String>> after = ServerSideApply.fields(type, next, status);
+    Set<List<String>> before =
+        current == null ? Set.of() : ServerSideApply.fields(type, current, status);
+    Set<List<String>> changed = new LinkedHashSet<>();
+    for (List<String> field : after) {
+      if (!before.contains(field)
+          || !ServerSideApply.valueAt(current, field)
+              .equals(ServerSideApply.valueAt(next, field))) {
+        changed.add(field);
+      }
+    }
+    Set<List<String>> removed = new LinkedHashSet<>(before);
+    removed.removeAll(after);
+    String subresource = status ? "status" : "";
+    ObjectNode mine = null;
+    List<ObjectNode> kept = new ArrayList<>();
+    for (ObjectNode entry : entries) {
+      Set<List<String>> owned = ServerSideApply.parse(entry.path("fieldsV1"));
+      boolean same =
+          entry.path("manager").asText().equals(manager)
+              && entry.path("operation").asText().equals("Update")
+              && entry.path("subresource").asText("").equals(subresource);
+      owned.removeAll(removed);
+      if (same) {
+        owned.addAll(changed);
+        mine = entry;
+      } else {
+        owned.removeAll(changed);
+      }
+      if (!owned.isEmpty()) {
+        entry.set("fieldsV1", ServerSideApply.render(owned));
+        kept.add(entry);
+      }
+    }
+    if (mine == null && !changed.isEmpty()) {
+      mine = Json.object();
+      mine.put("manager", manager);
+      mine.put("operation", "Update");
+      mine.put("apiVersion", type.apiVersion());
+      mine.put("fieldsType", "FieldsV1");
+      mine.set("fieldsV1", ServerSideApply.render(changed));
+      if (status) {
+        mine.put("subresource", "status");
+      }
+      kept.add(mine);
+    }
+    if (mine != null && !changed.isEmpty()) {
+      mine.put("time", ObjectMeta.timestamp(now));
+      mine.put("apiVersion", type.apiVersion());
+    }
+    if (kept.isEmpty()) {
+      Json.metadata(next).remove("managedFields");
+    } else {
+      ArrayNode list = Json.metadata(next).putArray("managedFields");
+      sorted(kept).forEach(list::add);
+    }
+  }
+
+  /** Entries in the API server's order: Apply before Update, then by time, then by manager. */
+  static List<ObjectNode> sorted(List<ObjectNode> entries) {
+    List<ObjectNode> copy = new ArrayList<>(entries);
+    copy.sort(
+        Comparator.<ObjectNode, String>comparing(e -> e.path("operation").asText())
+            .thenComparing(e -> e.path("time").asText())
+            .thenComparing(e -> e.path("manager").asText()));
+    return copy;
+  }
+}
