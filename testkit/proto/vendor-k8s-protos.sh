@@ -24,7 +24,7 @@ done
 copy k8s.io/apiextensions-apiserver pkg/apis/apiextensions/v1/generated.proto
 # The fields that are pointers in the Go types (optional: "" set is not "" unset), by proto full
 # name, so ProtobufBodies keeps an empty string sent in one (a Lease's holderIdentity: "").
-pointers="$(cd "$(dirname "$0")/.." && pwd)/src/main/resources/io/podset/testkit/kubernetes-pointer-fields.txt"
+pointers="$(cd "$(dirname "$0")/.." && pwd)/src/main/resources/io/podset/testkit/internal/http/kubernetes-pointer-fields.txt"
 mkdir -p "$(dirname "$pointers")"
 (cd "$api_dir" && find . -name types.go | sed 's|^\./||' | sort) | while read -r f; do
   awk -v pkg="k8s.io.api.$(dirname "$f" | tr / .)" '
