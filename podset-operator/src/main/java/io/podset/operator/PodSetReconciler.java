@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetStatus;
 import io.podset.runtime.cache.IndexFunction;
@@ -12,7 +11,6 @@ import io.podset.runtime.cache.Indexer;
 import io.podset.runtime.cache.Indexers;
 import io.podset.runtime.cache.Store;
 import io.podset.runtime.client.ApiFailures;
-import io.podset.runtime.client.ObjectWriter;
 import io.podset.runtime.client.WrittenObject;
 import io.podset.runtime.event.EventRecorder;
 import io.podset.runtime.expectations.Expectations;
@@ -23,6 +21,7 @@ import io.podset.runtime.reconcile.Reconciler;
 import io.podset.runtime.reconcile.Request;
 import io.podset.runtime.reconcile.Result;
 import io.podset.runtime.reconcile.TerminalReconcileException;
+import io.podset.runtime.status.StatusWriter;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -107,7 +106,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
   private final UnconfirmedOwners unconfirmed = new UnconfirmedOwners();
   private final StartingPods<Request> startingPods;
   private final PlanExecutor executor;
-  private final ObjectWriter writer;
+  private final StatusWriter statuses;
   private final Duration unsettledRecheck;
 
   private PodSetReconciler(
@@ -143,7 +142,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     this.startingPods = new StartingPods<>(options.statusDelay());
     this.expectations = Expectations.create(clock, options.expectationsTimeout());
     this.patchedPods = new PatchedPods<>(clock, options.expectationsTimeout());
-    this.writer = ObjectWriter.of(client);
+    this.statuses = StatusWriter.of(client);
     this.executor =
         new PlanExecutor(client, events, expectations, patchedPods, options.writeParallelism());
   }
@@ -355,26 +354,22 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
   }
 
   /**
-   * Replaces the status through the {@code /status} subresource with a JSON patch that checks the
-   * uid but not the resourceVersion: the status is ours alone (one reconcile per PodSet at a time),
-   * so a stale cached copy must not turn the write into a conflict.
+   * Replaces the status through the {@code /status} subresource, checking the uid but not the
+   * resourceVersion ({@link StatusWriter}): the status is ours alone (one reconcile per PodSet at a
+   * time), so a stale cached copy must not turn the write into a conflict.
    */
   private void writeStatus(Request request, PodSet podSet, PodSetStatus status) {
-    ObjectMeta meta = podSet.getMetadata();
-    String patch = PodPatches.replaceStatus(meta.getUid(), status);
+    Optional<WrittenObject> written;
     try {
-      // Only the resourceVersion of the answer is decoded (not the whole PodSet).
-      WrittenObject written =
-          writer.patch(
-              PodSet.class, meta.getNamespace(), meta.getName(), "status", PatchType.JSON, patch);
-      writtenStatuses.wrote(request, meta.getUid(), status, written.resourceVersion());
+      written = statuses.replace(podSet, status);
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 404) {
-        return; // deleted meanwhile
-      }
       throw new PodSetReconcileException(
           "PodSet " + request + ": cannot write status: " + ApiFailures.describe(e), e);
     }
+    written.ifPresent(
+        w ->
+            writtenStatuses.wrote(
+                request, podSet.getMetadata().getUid(), status, w.resourceVersion()));
   }
 
   /** Stops the pod writers' pool. */

@@ -13,6 +13,7 @@ import io.podset.runtime.predicate.Predicates;
 import io.podset.runtime.reconcile.Cleanup;
 import io.podset.runtime.reconcile.ObjectReconciler;
 import io.podset.runtime.reconcile.Request;
+import io.podset.runtime.status.StatusWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -311,6 +312,7 @@ public final class ObjectControllerBuilder<P extends HasMetadata> {
               ownedTypes,
               builder.client,
               ObjectWriter.of(builder.client),
+              StatusWriter.of(builder.client),
               builder.events,
               base.clockValue(),
               fieldManager);
