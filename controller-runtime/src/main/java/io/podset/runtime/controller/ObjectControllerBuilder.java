@@ -301,8 +301,7 @@ public final class ObjectControllerBuilder<P extends HasMetadata> {
         watched.putIfAbsent(watch.type(), informers.informerFor(watch.type(), informerOptions));
       }
       ReadYourWrites readYourWrites =
-          new ReadYourWrites(
-              name, base.clockValue(), readYourWritesTimeout, base.meterRegistryValue());
+          ReadYourWrites.create(base.clockValue(), readYourWritesTimeout);
       ControllerResources<P> resources =
           new ControllerResources<>(
               name,
@@ -318,7 +317,7 @@ public final class ObjectControllerBuilder<P extends HasMetadata> {
               fieldManager);
       return base.reconciler(
               new ObjectReconcile<>(resources, reconciler, cleanup, finalizer, readYourWrites))
-          .gate(readYourWrites)
+          .readYourWrites(readYourWrites)
           .build();
     }
   }
