@@ -11,7 +11,9 @@ import io.podset.operator.PodSetPlan.ImageUpdate;
 import io.podset.runtime.client.ApiFailures;
 import io.podset.runtime.client.ObjectWriter;
 import io.podset.runtime.client.WrittenObject;
+import io.podset.runtime.controller.ReadYourWrites;
 import io.podset.runtime.expectations.Expectations;
+import io.podset.runtime.informer.CacheVersion;
 import io.podset.runtime.reconcile.Request;
 import io.podset.runtime.recorder.EventRecorder;
 import java.util.ArrayList;
@@ -30,9 +32,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Carries out a {@link PodSetPlan} through the client: adoptions and releases, deletions, image
- * patches, then creations in slow-start batches. Keeps the expectations protocol (expect before
- * writing, report every outcome), records Events, and returns the first failure instead of
- * throwing, so the caller can put it in the status before asking for a retry.
+ * patches, then creations in slow-start batches. Keeps the expectations protocol for creates and
+ * deletes (expect before writing, report every outcome), records each pod patch in the
+ * read-your-writes barrier, records Events, and returns the first failure instead of throwing, so
+ * the caller can put it in the status before asking for a retry.
  *
  * <p>Writes of one step run in parallel on a bounded pool shared by all PodSets. Thread-safe.
  */
@@ -43,7 +46,8 @@ final class PlanExecutor implements AutoCloseable {
   private final KubernetesClient client;
   private final EventRecorder events;
   private final Expectations<Request> expectations;
-  private final PatchedPods<Request> patchedPods;
+  private final ReadYourWrites writes;
+  private final CacheVersion podCache;
   private final ObjectWriter writer;
   private final ExecutorService pool;
 
@@ -51,12 +55,14 @@ final class PlanExecutor implements AutoCloseable {
       KubernetesClient client,
       EventRecorder events,
       Expectations<Request> expectations,
-      PatchedPods<Request> patchedPods,
+      ReadYourWrites writes,
+      CacheVersion podCache,
       int parallelism) {
     this.client = client;
     this.events = events;
     this.expectations = expectations;
-    this.patchedPods = patchedPods;
+    this.writes = writes;
+    this.podCache = podCache;
     this.writer = ObjectWriter.of(client);
     this.pool = Executors.newFixedThreadPool(parallelism, daemonThreads());
   }
@@ -227,7 +233,7 @@ final class PlanExecutor implements AutoCloseable {
               .inNamespace(pod.getMetadata().getNamespace())
               .resource(pod) // not withName: fabric8 would GET the pod before the patch
               .patch(PatchContext.of(PatchType.JSON), patch);
-      patchedPods.patched(key, name, patched.getMetadata().getResourceVersion());
+      writes.wrote(key, podCache, patched.getMetadata().getResourceVersion());
       if (update != null) {
         events.normal(
             podSet,

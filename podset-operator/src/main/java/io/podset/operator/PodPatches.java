@@ -13,9 +13,10 @@ import io.podset.runtime.ownership.OwnerReferences;
 import java.util.List;
 
 /**
- * The JSON Patches (RFC 6902) the operator sends to pods and to the PodSet status. Each starts with
- * {@code test} operations on what it relies on (the pod's uid, its resourceVersion or the container
- * names), so a patch computed from a stale cache fails instead of changing the wrong thing.
+ * The JSON Patches (RFC 6902) the operator sends to pods (the status goes through the layer's
+ * {@link io.podset.runtime.status.StatusWriter}). Each starts with {@code test} operations on what
+ * it relies on (the pod's uid, its resourceVersion or the container names), so a patch computed
+ * from a stale cache fails instead of changing the wrong thing.
  */
 final class PodPatches {
 
@@ -97,21 +98,6 @@ final class PodPatches {
       label.put("path", "/metadata/labels/" + escape(PodSetLabels.TEMPLATE_HASH));
       label.put("value", templateHash);
     }
-    return write(ops);
-  }
-
-  /**
-   * Replaces the whole status of the PodSet with uid {@code uid} (sent to the {@code /status}
-   * subresource); fails if the PodSet was deleted and re-created meanwhile. No resourceVersion is
-   * tested: the operator is the status's only writer.
-   */
-  static String replaceStatus(String uid, io.podset.api.v1alpha1.PodSetStatus status) {
-    ArrayNode ops = JSON.createArrayNode();
-    ops.add(test("/metadata/uid", uid));
-    ObjectNode add = ops.addObject();
-    add.put("op", "add");
-    add.put("path", "/status");
-    add.set("value", JSON.valueToTree(status));
     return write(ops);
   }
 

@@ -159,6 +159,7 @@ public final class PodSetController {
         .watches(pods, reconciler.podEventHandler(), event -> true)
         .workers(options.workers())
         .reconciler(reconciler)
+        .readYourWrites(reconciler.readYourWrites())
         .closing(reconciler)
         .build();
   }

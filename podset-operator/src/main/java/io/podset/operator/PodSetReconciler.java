@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetStatus;
 import io.podset.runtime.cache.IndexFunction;
@@ -12,10 +11,11 @@ import io.podset.runtime.cache.Indexer;
 import io.podset.runtime.cache.Indexers;
 import io.podset.runtime.cache.Store;
 import io.podset.runtime.client.ApiFailures;
-import io.podset.runtime.client.ObjectWriter;
 import io.podset.runtime.client.WrittenObject;
+import io.podset.runtime.controller.ReadYourWrites;
 import io.podset.runtime.expectations.Expectations;
 import io.podset.runtime.handler.EventHandler;
+import io.podset.runtime.informer.CacheVersion;
 import io.podset.runtime.informer.ResourceVersions;
 import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.reconcile.Reconciler;
@@ -23,6 +23,7 @@ import io.podset.runtime.reconcile.Request;
 import io.podset.runtime.reconcile.Result;
 import io.podset.runtime.reconcile.TerminalReconcileException;
 import io.podset.runtime.recorder.EventRecorder;
+import io.podset.runtime.status.StatusWriter;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,7 +34,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,8 +64,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Safety against a stale cache: creations and deletions are tracked by {@link Expectations}
  * (lowered by {@link #podEventHandler()}, met early once the pod cache has observed the
- * resourceVersions our creates returned), and pod patches and status writes by resourceVersion
- * barriers; while any is unmet, the reconcile writes nothing and waits for the pod events that will
+ * resourceVersions our creates returned), and pod patches and status writes by the runtime's
+ * read-your-writes barrier ({@link #readYourWrites()}, which the controller consults before each
+ * reconcile: a PodSet whose last writes the caches do not show yet is reconciled the moment they
+ * do). While either is unmet, the reconcile writes nothing and waits for the events that will
  * trigger it again.
  *
  * <p>Status writes: only when the status changed; a pass that created pods leaves it to the passes
@@ -97,32 +99,31 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
   private final KubernetesClient client;
   private final Store<PodSet> podSets;
   private final Indexer<Pod> pods;
-  private final Supplier<String> podCacheVersion;
-  private final Supplier<String> podSetCacheVersion;
+  private final CacheVersion podCache;
+  private final CacheVersion podSetCache;
   private final Clock clock;
   private final PodSetPlanner planner;
   private final Expectations<Request> expectations;
-  private final PatchedPods<Request> patchedPods;
-  private final WrittenStatuses<Request> writtenStatuses = new WrittenStatuses<>();
+  private final ReadYourWrites writes;
   private final UnconfirmedOwners unconfirmed = new UnconfirmedOwners();
   private final StartingPods<Request> startingPods;
   private final PlanExecutor executor;
-  private final ObjectWriter writer;
+  private final StatusWriter statuses;
   private final Duration unsettledRecheck;
 
   private PodSetReconciler(
       KubernetesClient client,
       Store<PodSet> podSets,
       Indexer<Pod> pods,
-      Supplier<String> podCacheVersion,
-      Supplier<String> podSetCacheVersion,
+      CacheVersion podSetCache,
+      CacheVersion podCache,
       EventRecorder events,
       PodSetOptions options) {
     this.client = Objects.requireNonNull(client, "client");
-    this.podSetCacheVersion = Objects.requireNonNull(podSetCacheVersion, "podSetCacheVersion");
     this.podSets = Objects.requireNonNull(podSets, "podSets");
     this.pods = Objects.requireNonNull(pods, "pods");
-    this.podCacheVersion = Objects.requireNonNull(podCacheVersion, "podCacheVersion");
+    this.podSetCache = Objects.requireNonNull(podSetCache, "podSetCache");
+    this.podCache = Objects.requireNonNull(podCache, "podCache");
     Objects.requireNonNull(events, "events");
     Objects.requireNonNull(options, "options");
     for (String index : List.of(Indexers.CONTROLLER_UID, PODSET_LABEL_INDEX)) {
@@ -142,10 +143,11 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     this.planner = PodSetPlanner.create(options.burst());
     this.startingPods = new StartingPods<>(options.statusDelay());
     this.expectations = Expectations.create(clock, options.expectationsTimeout());
-    this.patchedPods = new PatchedPods<>(clock, options.expectationsTimeout());
-    this.writer = ObjectWriter.of(client);
+    this.writes = ReadYourWrites.create(clock, options.expectationsTimeout());
+    this.statuses = StatusWriter.of(client);
     this.executor =
-        new PlanExecutor(client, events, expectations, patchedPods, options.writeParallelism());
+        new PlanExecutor(
+            client, events, expectations, writes, podCache, options.writeParallelism());
   }
 
   /**
@@ -169,19 +171,13 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       pods.addIndexers(missing);
     }
     return new PodSetReconciler(
-        client,
-        podSets.indexer(),
-        pods.indexer(),
-        pods::lastObservedResourceVersion,
-        podSets::lastObservedResourceVersion,
-        events,
-        options);
+        client, podSets.indexer(), pods.indexer(), podSets, pods, events, options);
   }
 
   /**
    * A reconciler over plain caches, for tests that control what the caches show: {@code
-   * podCacheVersion} must return the resourceVersion up to which {@code pods} is complete; the
-   * PodSet cache counts as just as complete.
+   * podSetCache} and {@code podCache} must tell up to which resourceVersion {@code podSets} and
+   * {@code pods} are complete.
    *
    * @throws IllegalArgumentException if {@code pods} lacks an index of {@link #podIndexers()}
    */
@@ -189,11 +185,11 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       KubernetesClient client,
       Store<PodSet> podSets,
       Indexer<Pod> pods,
-      Supplier<String> podCacheVersion,
+      CacheVersion podSetCache,
+      CacheVersion podCache,
       EventRecorder events,
       PodSetOptions options) {
-    return new PodSetReconciler(
-        client, podSets, pods, podCacheVersion, podCacheVersion, events, options);
+    return new PodSetReconciler(client, podSets, pods, podSetCache, podCache, events, options);
   }
 
   /**
@@ -224,16 +220,24 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     return new PodEvents(expectations, unconfirmed);
   }
 
+  /**
+   * The read-your-writes barrier this reconciler records its pod patches and status writes in: give
+   * it to the controller ({@code ControllerBuilder.readYourWrites}), as {@link PodSetController}
+   * does, so that a PodSet is not reconciled again before the caches show them.
+   */
+  public ReadYourWrites readYourWrites() {
+    return writes;
+  }
+
   @Override
   public Result reconcile(Request request) {
     // Read before the PodSet: the cached PodSet is then at least as new as this version.
-    String podSetsVersion = podSetCacheVersion.get();
+    String podSetsVersion = podSetCache.lastObservedResourceVersion();
     Optional<PodSet> cached = podSets.getByKey(request.toString());
     if (cached.isEmpty()) {
       // Deleted: the garbage collector deletes its pods (they carry its owner reference).
       expectations.forget(request);
-      patchedPods.forget(request);
-      writtenStatuses.forget(request);
+      writes.forget(request);
       startingPods.forget(request);
       unconfirmed.clear(request);
       return Result.done();
@@ -244,14 +248,9 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     }
     // Judge the expectations before reading the pods: the cache may catch up in between, and an
     // older snapshot must never pass for one that shows our writes.
-    String podsVersion = podCacheVersion.get();
-    boolean expected = expectations.satisfied(request, podsVersion);
+    String podsVersion = podCache.lastObservedResourceVersion();
+    boolean settled = expectations.satisfied(request, podsVersion) && writes.observed(request);
     List<Pod> candidates = candidatePods(podSet);
-    Map<String, String> cachedVersions = new HashMap<>();
-    for (Pod pod : candidates) {
-      cachedVersions.put(pod.getMetadata().getName(), pod.getMetadata().getResourceVersion());
-    }
-    boolean settled = expected && patchedPods.seen(request, cachedVersions);
     PodSetPlan plan = planner.plan(podSet, candidates, settled);
     if (!settled && plan.problem() == null) {
       // The pod events that show our writes will trigger the next pass; the delayed requeue only
@@ -282,7 +281,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
           podSet.getMetadata().getUid(),
           podSet.getMetadata().getResourceVersion(),
           podSet.getSpec() == null ? null : podSet.getSpec().replicas(),
-          podCacheVersion.get(),
+          podCache.lastObservedResourceVersion(),
           plan.active().size(),
           plan.active().stream().map(p -> p.getMetadata().getName()).sorted().toList());
     }
@@ -294,7 +293,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     if (plan.create() > 0) {
       startingPods.created(request);
     }
-    PodSetStatus current = writtenStatuses.current(request, podSet);
+    PodSetStatus current = podSet.getStatus() == null ? PodSetStatus.empty() : podSet.getStatus();
     PodSetStatus status = PodSetStatuses.compute(podSet, current, plan, failure, now);
     if (PodSetStatuses.writeNow(plan, failure, current, status)) {
       Duration wait =
@@ -355,26 +354,19 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
   }
 
   /**
-   * Replaces the status through the {@code /status} subresource with a JSON patch that checks the
-   * uid but not the resourceVersion: the status is ours alone (one reconcile per PodSet at a time),
-   * so a stale cached copy must not turn the write into a conflict.
+   * Replaces the status through the {@code /status} subresource, checking the uid but not the
+   * resourceVersion ({@link StatusWriter}): the status is ours alone (one reconcile per PodSet at a
+   * time), so a stale cached copy must not turn the write into a conflict.
    */
   private void writeStatus(Request request, PodSet podSet, PodSetStatus status) {
-    ObjectMeta meta = podSet.getMetadata();
-    String patch = PodPatches.replaceStatus(meta.getUid(), status);
+    Optional<WrittenObject> written;
     try {
-      // Only the resourceVersion of the answer is decoded (not the whole PodSet).
-      WrittenObject written =
-          writer.patch(
-              PodSet.class, meta.getNamespace(), meta.getName(), "status", PatchType.JSON, patch);
-      writtenStatuses.wrote(request, meta.getUid(), status, written.resourceVersion());
+      written = statuses.replace(podSet, status);
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 404) {
-        return; // deleted meanwhile
-      }
       throw new PodSetReconcileException(
           "PodSet " + request + ": cannot write status: " + ApiFailures.describe(e), e);
     }
+    written.ifPresent(w -> writes.wrote(request, podSetCache, w.resourceVersion()));
   }
 
   /** Stops the pod writers' pool. */

@@ -28,7 +28,8 @@ final class ManualCaches {
   private final String namespace;
   final MutableIndexer<PodSet> podSets = MutableIndexer.create();
   final MutableIndexer<Pod> pods = MutableIndexer.create();
-  private volatile String podVersion = "0";
+  final ManualCacheVersion podSetVersion = new ManualCacheVersion();
+  final ManualCacheVersion podVersion = new ManualCacheVersion();
   private EventHandler<Pod> podHandler = event -> List.of();
   // Events the handler has not received yet while it is held (a slow handler), oldest first.
   private final List<Event<Pod>> lateEvents = new ArrayList<>();
@@ -69,11 +70,6 @@ final class ManualCaches {
     }
   }
 
-  /** The resourceVersion up to which the pod cache is complete. */
-  String podVersion() {
-    return podVersion;
-  }
-
   /** Shows the current PodSets and pods. */
   void sync() {
     syncPodSets();
@@ -81,8 +77,9 @@ final class ManualCaches {
   }
 
   void syncPodSets() {
-    List<PodSet> items = client.resources(PodSet.class).inNamespace(namespace).list().getItems();
-    podSets.replace(items);
+    var list = client.resources(PodSet.class).inNamespace(namespace).list();
+    podSets.replace(list.getItems());
+    podSetVersion.reached(list.getMetadata().getResourceVersion());
   }
 
   /**
@@ -130,7 +127,7 @@ final class ManualCaches {
       notifyHandler(old == null ? new Event.Added<>(pod) : new Event.Updated<>(old, pod));
     }
     if (heldBack == 0) {
-      podVersion = list.getMetadata().getResourceVersion();
+      podVersion.reached(list.getMetadata().getResourceVersion());
     }
     return heldBack;
   }

@@ -111,27 +111,6 @@ class PodPatchesTest {
   }
 
   @Test
-  void replaceStatus_testsTheUidAndAddsTheWholeStatus() throws Exception {
-    io.podset.api.v1alpha1.PodSetStatus status =
-        io.podset.api.v1alpha1.PodSetStatus.builder()
-            .replicas(2)
-            .podNames(List.of("b", "a"))
-            .selector("app.example.com/podset=web")
-            .build();
-
-    JsonNode ops = parse(PodPatches.replaceStatus(UID, status));
-
-    assertThat(ops.toString())
-        .isEqualTo(
-            "[{\"op\":\"test\",\"path\":\"/metadata/uid\",\"value\":\""
-                + UID
-                + "\"},{\"op\":\"add\",\"path\":\"/status\",\"value\":{\"replicas\":2,"
-                + "\"readyReplicas\":0,\"availableReplicas\":0,\"updatedReplicas\":0,"
-                + "\"podNames\":[\"a\",\"b\"],\"observedGeneration\":0,"
-                + "\"selector\":\"app.example.com/podset=web\"}}]");
-  }
-
-  @Test
   void escape_jsonPointerSpecials() {
     assertThat(PodPatches.escape("a/b~c")).isEqualTo("a~1b~0c");
   }

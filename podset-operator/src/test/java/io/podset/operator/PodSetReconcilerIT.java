@@ -12,6 +12,7 @@ import io.podset.api.v1alpha1.PodSetCondition;
 import io.podset.api.v1alpha1.PodSetSpec;
 import io.podset.api.v1alpha1.PodSetStatus;
 import io.podset.api.v1alpha1.PodSetUpdateStrategy;
+import io.podset.runtime.informer.CacheVersion;
 import io.podset.runtime.ownership.OwnerReferences;
 import io.podset.runtime.reconcile.Request;
 import io.podset.runtime.reconcile.Result;
@@ -29,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -92,7 +94,8 @@ class PodSetReconcilerIT {
             recording.client(),
             caches.podSets,
             caches.pods,
-            caches::podVersion,
+            caches.podSetVersion,
+            caches.podVersion,
             recorder,
             // Every status change written at once: most tests drive pods that never become Ready.
             PodSetOptions.defaults().withStatusDelay(Duration.ZERO));
@@ -276,7 +279,8 @@ class PodSetReconcilerIT {
             recording.client(),
             caches.podSets,
             caches.pods,
-            caches::podVersion,
+            caches.podSetVersion,
+            caches.podVersion,
             (regarding, type, reason, message) -> {},
             PodSetOptions.defaults().withClock(clock).withStatusDelay(Duration.ofSeconds(1)));
     caches.onPodEvents(waiting.podEventHandler());
@@ -303,7 +307,8 @@ class PodSetReconcilerIT {
             recording.client(),
             caches.podSets,
             caches.pods,
-            caches::podVersion,
+            caches.podSetVersion,
+            caches.podVersion,
             (regarding, type, reason, message) -> {},
             PodSetOptions.defaults().withStatusDelay(delay));
     caches.onPodEvents(waiting.podEventHandler());
@@ -464,11 +469,20 @@ class PodSetReconcilerIT {
             recording.client(),
             caches.podSets,
             caches.pods,
-            () -> {
-              if (catchUpOnVersionRead.getAndSet(false)) {
-                caches.sync();
+            caches.podSetVersion,
+            new CacheVersion() {
+              @Override
+              public String lastObservedResourceVersion() {
+                if (catchUpOnVersionRead.getAndSet(false)) {
+                  caches.sync();
+                }
+                return caches.podVersion.lastObservedResourceVersion();
               }
-              return caches.podVersion();
+
+              @Override
+              public CompletableFuture<Void> awaitObserved(String resourceVersion) {
+                return caches.podVersion.awaitObserved(resourceVersion);
+              }
             },
             (regarding, type, reason, message) -> {},
             PodSetOptions.defaults());
@@ -632,6 +646,50 @@ class PodSetReconcilerIT {
             });
     assertThat(stored().getStatus().updatedReplicas()).isEqualTo(4);
     assertThat(events.stream().filter(e -> e.startsWith("Normal SuccessfulUpdate"))).hasSize(4);
+  }
+
+  @Test
+  void reconcile_podSetCacheBehindOurStatusWrite_writesTheStatusOnce() {
+    createPodSet(PodSetSpec.ofReplicas(2));
+    converge();
+    kubelet.run();
+    caches.sync();
+    recording.clear();
+    reconciler.reconcile(request);
+    assertThat(recording.writes()).singleElement().matches(w -> w.endsWith("/status"));
+
+    // The PodSet cache still shows the status from before that write; a pod event comes.
+    caches.syncPods(pod -> true);
+    recording.clear();
+    reconciler.reconcile(request);
+
+    assertThat(recording.writes()).as("the same status again").isEmpty();
+    assertThat(stored().getStatus().readyReplicas()).isEqualTo(2);
+  }
+
+  @Test
+  void reconcile_podCacheBehindOurImagePatch_neverSpendsTheUnavailableBudgetTwice() {
+    createPodSet(imageSpec(4, "busybox:1.35", 1));
+    converge();
+    kubelet.run();
+    converge();
+    setSpec(imageSpec(4, "busybox:1.36", 1));
+    caches.sync();
+    recording.clear();
+    reconciler.reconcile(request);
+    assertThat(recording.writes()).singleElement().matches(w -> w.contains("/pods/"));
+
+    // The pod cache still shows every pod on the old image and available.
+    caches.syncPodSets();
+    recording.clear();
+    Result waiting = reconciler.reconcile(request);
+
+    assertThat(recording.writes()).as("nothing until the pod cache shows the patch").isEmpty();
+    assertThat(waiting.requeueAfter()).isPresent();
+    caches.sync();
+    reconciler.reconcile(request);
+    assertThat(livePods().stream().filter(p -> !Pods.isAvailable(p)).count())
+        .isLessThanOrEqualTo(1);
   }
 
   @Test

@@ -60,7 +60,7 @@ public final class ControllerBuilder {
   private MeterRegistry meterRegistry;
   private RateLimiter<Request> rateLimiter;
   private boolean inlineEventHandlers;
-  private ReconcileGate gate;
+  private ReadYourWrites readYourWrites;
   private final List<AutoCloseable> closeables = new ArrayList<>();
 
   ControllerBuilder(SharedInformerFactory informers, ControllerNames names) {
@@ -229,9 +229,15 @@ public final class ControllerBuilder {
     return this;
   }
 
-  /** Holds back requests before the reconciler sees them (the typed controllers' barrier). */
-  ControllerBuilder gate(ReconcileGate gate) {
-    this.gate = Objects.requireNonNull(gate, "gate");
+  /**
+   * Holds back each request whose last reconcile recorded writes in {@code writes} until the caches
+   * have observed them ({@link ReadYourWrites}), and re-queues it the moment they have. The barrier
+   * serves this controller only: its timeout metric carries the controller's name.
+   *
+   * @throws NullPointerException if {@code writes} is null
+   */
+  public ControllerBuilder readYourWrites(ReadYourWrites writes) {
+    this.readYourWrites = Objects.requireNonNull(writes, "writes");
     return this;
   }
 
@@ -267,6 +273,9 @@ public final class ControllerBuilder {
     if (reconciler == null) {
       throw new IllegalStateException("controller '" + name + "' needs a reconciler(...)");
     }
+    if (readYourWrites != null) {
+      readYourWrites.bind(name, meterRegistryValue());
+    }
     names.claim(name);
     RateLimiter<Request> limiter =
         rateLimiter != null ? rateLimiter : RateLimiters.defaultControllerRateLimiter(clock);
@@ -290,7 +299,7 @@ public final class ControllerBuilder {
             clock,
             meterRegistryValue(),
             inlineEventHandlers,
-            gate,
+            readYourWrites == null ? null : readYourWrites.gate(),
             List.copyOf(closeables),
             () -> names.release(claimed)));
   }

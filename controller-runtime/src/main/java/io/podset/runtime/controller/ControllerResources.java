@@ -6,13 +6,14 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.podset.runtime.client.ObjectWriter;
 import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.recorder.EventRecorder;
+import io.podset.runtime.status.StatusWriter;
 import io.podset.runtime.time.Clock;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * What every reconcile context of one typed controller shares: the client and writer, the informers
- * of the watched types (and which of them are owned), the field manager and the clock.
+ * What every reconcile context of one typed controller shares: the client and writers, the
+ * informers of the watched types (and which of them are owned), the field manager and the clock.
  */
 record ControllerResources<P extends HasMetadata>(
     String controller,
@@ -22,6 +23,7 @@ record ControllerResources<P extends HasMetadata>(
     Set<Class<?>> owned,
     KubernetesClient client,
     ObjectWriter writer,
+    StatusWriter statuses,
     EventRecorder events,
     Clock clock,
     String fieldManager) {

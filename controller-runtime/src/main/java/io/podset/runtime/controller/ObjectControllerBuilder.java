@@ -13,6 +13,7 @@ import io.podset.runtime.reconcile.Cleanup;
 import io.podset.runtime.reconcile.ObjectReconciler;
 import io.podset.runtime.reconcile.Request;
 import io.podset.runtime.recorder.EventRecorder;
+import io.podset.runtime.status.StatusWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -300,8 +301,7 @@ public final class ObjectControllerBuilder<P extends HasMetadata> {
         watched.putIfAbsent(watch.type(), informers.informerFor(watch.type(), informerOptions));
       }
       ReadYourWrites readYourWrites =
-          new ReadYourWrites(
-              name, base.clockValue(), readYourWritesTimeout, base.meterRegistryValue());
+          ReadYourWrites.create(base.clockValue(), readYourWritesTimeout);
       ControllerResources<P> resources =
           new ControllerResources<>(
               name,
@@ -311,12 +311,13 @@ public final class ObjectControllerBuilder<P extends HasMetadata> {
               ownedTypes,
               builder.client,
               ObjectWriter.of(builder.client),
+              StatusWriter.of(builder.client),
               builder.events,
               base.clockValue(),
               fieldManager);
       return base.reconciler(
               new ObjectReconcile<>(resources, reconciler, cleanup, finalizer, readYourWrites))
-          .gate(readYourWrites)
+          .readYourWrites(readYourWrites)
           .build();
     }
   }

@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.podset.runtime.client.WrittenObject;
 import io.podset.runtime.ownership.Finalizers;
-import io.podset.runtime.reconcile.TerminalReconcileException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
@@ -81,39 +80,7 @@ final class PrimaryWrites<P extends HasMetadata> {
     if (sameStatus(before, after)) {
       return Optional.empty();
     }
-    ObjectMeta meta = current.getMetadata();
-    ArrayNode patch = JSON.createArrayNode();
-    patch.addObject().put("op", "test").put("path", "/metadata/uid").put("value", meta.getUid());
-    ObjectNode replace = patch.addObject().put("op", "add").put("path", "/status");
-    replace.set("value", after == null ? JSON.createObjectNode() : after);
-    try {
-      WrittenObject written =
-          resources
-              .writer()
-              .patch(
-                  resources.primaryType(),
-                  meta.getNamespace(),
-                  meta.getName(),
-                  "status",
-                  PatchType.JSON,
-                  patch.toString());
-      return Optional.of(written.resourceVersion());
-    } catch (KubernetesClientException e) {
-      if ((e.getCode() == 404 || e.getCode() == 422) && replaced(current)) {
-        return Optional.empty(); // gone, or a new object of the same name: its own reconcile writes
-      }
-      if (e.getCode() == 404) {
-        throw new TerminalReconcileException(
-            "cannot write the status of "
-                + current.getKind()
-                + " "
-                + meta.getName()
-                + ": the server has the object but no /status for it; give its"
-                + " CustomResourceDefinition the status subresource (subresources: {status: {}})",
-            e);
-      }
-      throw e;
-    }
+    return resources.statuses().replace(current, after).map(WrittenObject::resourceVersion);
   }
 
   private static boolean sameStatus(JsonNode before, JsonNode after) {
@@ -191,12 +158,6 @@ final class PrimaryWrites<P extends HasMetadata> {
             null,
             PatchType.JSON_MERGE,
             patch.toString());
-  }
-
-  /** True when the server has no object of that name with the cached copy's uid. */
-  private boolean replaced(P cached) {
-    P live = live(cached);
-    return live == null || !live.getMetadata().getUid().equals(cached.getMetadata().getUid());
   }
 
   private P live(P cached) {

@@ -13,7 +13,9 @@
  * name it, give it its primary resource, the resources it owns and any other watches, a {@link
  * io.podset.runtime.reconcile.Reconciler}, and optionally event filters, worker count, rate
  * limiter, clock and metrics registry. {@link io.podset.runtime.controller.Controller#start()}
- * starts the informers it needs, waits for their caches, then starts the workers.
+ * starts the informers it needs, waits for their caches, then starts the workers. Such a reconciler
+ * gets the read-your-writes barrier by recording its writes in a {@link
+ * io.podset.runtime.controller.ReadYourWrites} given to the builder.
  *
  * <p>Guarantees: a request is never reconciled by two workers at once; events that arrive while a
  * request waits coalesce into one reconcile; a failure is retried with per-request exponential

@@ -19,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * @param <T> the cached type
  */
-public interface SharedInformer<T extends HasMetadata> extends AutoCloseable {
+public interface SharedInformer<T extends HasMetadata> extends CacheVersion, AutoCloseable {
 
   /**
    * Adds a handler with the informer's default resync period. May be called before or after {@link
@@ -85,20 +85,11 @@ public interface SharedInformer<T extends HasMetadata> extends AutoCloseable {
   /** The resourceVersion the reflector has reached: of the last list, event or bookmark. */
   String lastSyncResourceVersion();
 
-  /**
-   * The newest resourceVersion r such that every change up to r is in the cache (null before the
-   * first list). Changes of one resource arrive in resourceVersion order, so once this is at least
-   * the version returned by a write, the cache reflects that write.
-   */
+  @Override
   String lastObservedResourceVersion();
 
-  /**
-   * A future completed once {@link #lastObservedResourceVersion()} reaches {@code resourceVersion}
-   * (compared as numbers, see {@link ResourceVersions}); cancel it to stop waiting. Cancelled when
-   * the informer closes.
-   *
-   * @throws IllegalArgumentException if {@code resourceVersion} is not numeric
-   */
+  /** {@inheritDoc} Cancelled when the informer closes. */
+  @Override
   CompletableFuture<Void> awaitObserved(String resourceVersion);
 
   /**

@@ -27,7 +27,6 @@ import io.podset.runtime.workqueue.RateLimiters;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -132,20 +131,34 @@ class ControllerTest {
   }
 
   @Test
-  void heldBackRequest_isReconciledOnceTheGateOpens_withTheCausesKept() throws Exception {
-    CompletableFuture<Void> open = new CompletableFuture<>();
-    java.util.concurrent.atomic.AtomicBoolean holding =
-        new java.util.concurrent.atomic.AtomicBoolean(true);
-    ReconcileGate gate = request -> holding.get() ? open : null;
-    start(builder(recording(r -> Result.done())).gate(gate));
+  void requestWithUnobservedWrites_isReconciledOnceTheCacheShowsThem_withTheCausesKept()
+      throws Exception {
+    ReadYourWrites writes = ReadYourWrites.create(clock, Duration.ofMinutes(1));
+    FakeInformer<Pod> pods = new FakeInformer<>(Pod.class);
+    writes.wrote(new Request("ns", "a"), pods, "10");
+    start(builder(recording(r -> Result.done())).readYourWrites(writes));
 
     replicaSets.add(replicaSet("a", 1));
     assertNoReconcile();
 
-    holding.set(false);
-    open.complete(null);
+    pods.observe(10);
     assertThat(nextReconcile()).isEqualTo("ns/a cause=add ReplicaSet ns/a");
     assertNoReconcile();
+  }
+
+  @Test
+  void oneReadYourWrites_servesOneController() {
+    ReadYourWrites writes = ReadYourWrites.create(clock, Duration.ofMinutes(1));
+    start(builder(recording(r -> Result.done())).readYourWrites(writes));
+
+    assertThatThrownBy(
+            () ->
+                builder(recording(r -> Result.done()))
+                    .named("another")
+                    .readYourWrites(writes)
+                    .build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("already serves controller");
   }
 
   @Test

@@ -1,0 +1,45 @@
+package io.podset.operator;
+
+import io.podset.runtime.informer.CacheVersion;
+import io.podset.runtime.informer.ResourceVersions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** The version a hand-synced cache has reached, as an informer reports its own. Thread-safe. */
+final class ManualCacheVersion implements CacheVersion {
+
+  private record Waiter(String resourceVersion, CompletableFuture<Void> future) {}
+
+  private final List<Waiter> waiters = new ArrayList<>();
+  private String version = "0";
+
+  @Override
+  public synchronized String lastObservedResourceVersion() {
+    return version;
+  }
+
+  @Override
+  public CompletableFuture<Void> awaitObserved(String resourceVersion) {
+    CompletableFuture<Void> future = new CompletableFuture<>();
+    synchronized (this) {
+      if (!ResourceVersions.atLeast(version, resourceVersion)) {
+        waiters.add(new Waiter(resourceVersion, future));
+        return future;
+      }
+    }
+    future.complete(null);
+    return future;
+  }
+
+  /** The cache now holds every change up to {@code resourceVersion}. */
+  void reached(String resourceVersion) {
+    List<Waiter> done = new ArrayList<>();
+    synchronized (this) {
+      version = resourceVersion;
+      waiters.removeIf(
+          w -> ResourceVersions.atLeast(resourceVersion, w.resourceVersion()) && done.add(w));
+    }
+    done.forEach(w -> w.future().complete(null));
+  }
+}
