@@ -1,4 +1,4 @@
-package io.podset.runtime.informer;
+package io.podset.runtime.informer.transport;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.fabric8.kubernetes.api.model.DefaultKubernetesResourceList;
@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Thread-safe; one list (a chain of pages) at a time is what it is built for.
  */
-final class HttpListPager<T extends HasMetadata> implements Fabric8ListerWatcher.Pager<T> {
+final class HttpListPager<T extends HasMetadata> implements Pager<T> {
 
   private final HttpClient http;
   private final String collectionUrl;
