@@ -176,7 +176,13 @@ class HttpWatchTest {
 
   private HttpWatch<Pod> watch(String labelSelector) {
     return new HttpWatch<>(
-        http, URL, "v1", labelSelector, null, 0, new KubernetesSerialization(), Pod.class);
+        http,
+        URL,
+        "v1",
+        new Selection(null, labelSelector, null),
+        0,
+        new KubernetesSerialization(),
+        Pod.class);
   }
 
   private WatchHandle open() {
