@@ -37,8 +37,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The fabric8 adapter against a minimal HTTP server speaking list and (HTTP) watch. */
-class Fabric8ListerWatcherIT {
+/** ListerWatchers (and the transport under it) against a minimal HTTP server speaking list and watch. */
+class ListerWatchersIT {
 
   /** Generous: the first requests load and warm up the whole HTTP stack on a busy machine. */
   private static final long WAIT_SECONDS = 60;
