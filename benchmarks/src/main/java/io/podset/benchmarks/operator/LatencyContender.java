@@ -13,7 +13,7 @@ import io.podset.runtime.controller.Controllers;
 import io.podset.runtime.informer.InformerOptions;
 import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.informer.SharedInformerFactory;
-import io.podset.runtime.informer.WatchTransport;
+import io.podset.runtime.informer.transport.WatchTransport;
 import io.podset.runtime.reconcile.Result;
 import java.net.URI;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package io.podset.runtime.controller;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.podset.runtime.client.ApiFailures;
+import io.podset.runtime.event.Event;
 import io.podset.runtime.informer.HandlerRegistration;
 import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.reconcile.Reconciler;
@@ -33,8 +34,7 @@ final class DefaultController implements Controller {
 
   private final String name;
   private final List<Watch<?>> watches;
-  private final Predicate<? super io.podset.runtime.event.Event<? extends HasMetadata>>
-      globalFilter;
+  private final Predicate<? super Event<? extends HasMetadata>> globalFilter;
   private final Reconciler reconciler;
   private final RateLimitingQueue<Request> queue;
   private final int workerCount;
@@ -175,9 +175,7 @@ final class DefaultController implements Controller {
       state = State.CLOSED;
     }
     queue.shutDown();
-    closeResources();
-    metrics.close();
-    onClose.run();
+    release();
     throw new CacheSyncTimeoutException(message.toString());
   }
 
@@ -288,14 +286,13 @@ final class DefaultController implements Controller {
       running.forEach(Thread::interrupt);
     }
     running.forEach(worker -> join(worker, Duration.ofSeconds(5)));
-    closeResources();
-    metrics.close();
-    onClose.run();
+    release();
     log.info("Stopped controller {}", name);
     return drained;
   }
 
-  private void closeResources() {
+  /** Closes what the controller owns, its meters, and tells its owner (a manager) it is gone. */
+  private void release() {
     for (AutoCloseable resource : closeables) {
       try {
         resource.close();
@@ -303,15 +300,16 @@ final class DefaultController implements Controller {
         log.warn("Controller {}: closing {} failed", name, resource, e);
       }
     }
+    metrics.close();
+    onClose.run();
   }
 
-  private static boolean join(Thread thread, Duration timeout) {
+  private static void join(Thread thread, Duration timeout) {
     try {
       thread.join(Math.max(1, timeout.toMillis()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    return !thread.isAlive();
   }
 
   @Override

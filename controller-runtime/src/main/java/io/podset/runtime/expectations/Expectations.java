@@ -54,26 +54,26 @@ public final class Expectations<K> {
   private final Map<K, Pending> pending = new HashMap<>();
   // Guarded by lock. Expectations that ended by timeout rather than by observation.
   private long expiredCount;
-  // Set once at construction; null without a registry.
-  private Counter expiredCounter;
+  // Null without a registry.
+  private final Counter expiredCounter;
 
   private Expectations(Clock clock, Duration ttl, Counter expired) {
-    this(clock, ttl);
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.ttlNanos = requirePositive(ttl).toNanos();
     this.expiredCounter = expired;
   }
 
-  private Expectations(Clock clock, Duration ttl) {
-    this.clock = Objects.requireNonNull(clock, "clock");
+  private static Duration requirePositive(Duration ttl) {
     Objects.requireNonNull(ttl, "ttl");
     if (ttl.isNegative() || ttl.isZero()) {
       throw new IllegalArgumentException("ttl must be positive: " + ttl);
     }
-    this.ttlNanos = ttl.toNanos();
+    return ttl;
   }
 
   /** Expectations with the default 5-minute TTL. */
   public static <K> Expectations<K> create(Clock clock) {
-    return new Expectations<>(clock, DEFAULT_TTL);
+    return new Expectations<>(clock, DEFAULT_TTL, null);
   }
 
   /**
@@ -82,7 +82,7 @@ public final class Expectations<K> {
    * @throws IllegalArgumentException if {@code ttl} is not positive
    */
   public static <K> Expectations<K> create(Clock clock, Duration ttl) {
-    return new Expectations<>(clock, ttl);
+    return new Expectations<>(clock, ttl, null);
   }
 
   /**
@@ -95,6 +95,7 @@ public final class Expectations<K> {
       Clock clock, Duration ttl, MeterRegistry registry, String name) {
     Objects.requireNonNull(registry, "registry");
     Objects.requireNonNull(name, "name");
+    requirePositive(ttl); // before the counter is registered
     Counter expired =
         Counter.builder("expectations_expired")
             .description("Expectations that ended by timeout instead of being observed")

@@ -3,6 +3,7 @@ package io.podset.runtime.informer;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusCause;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.podset.runtime.informer.transport.ListerWatcher;
 import java.time.Duration;
 import java.util.List;
 

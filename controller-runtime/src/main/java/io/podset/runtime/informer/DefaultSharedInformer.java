@@ -7,6 +7,7 @@ import io.podset.runtime.cache.Indexer;
 import io.podset.runtime.cache.MutableIndexer;
 import io.podset.runtime.cache.ObjectKey;
 import io.podset.runtime.event.Event;
+import io.podset.runtime.informer.transport.ListerWatcher;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.podset.runtime.informer.transport.WatchEvent;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,6 +2,7 @@ package io.podset.runtime.informer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
+import io.podset.runtime.informer.transport.WatchTransport;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

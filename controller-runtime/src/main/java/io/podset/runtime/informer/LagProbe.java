@@ -1,5 +1,6 @@
 package io.podset.runtime.informer;
 
+import io.podset.runtime.informer.transport.ListerWatcher;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.Objects;

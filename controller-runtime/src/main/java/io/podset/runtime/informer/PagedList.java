@@ -1,6 +1,9 @@
 package io.podset.runtime.informer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.podset.runtime.informer.transport.ListPage;
+import io.podset.runtime.informer.transport.ListRequest;
+import io.podset.runtime.informer.transport.ListerWatcher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -2,6 +2,7 @@ package io.podset.runtime.informer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.podset.runtime.informer.transport.ListerWatcher;
 import io.podset.runtime.time.Clock;
 import java.util.Objects;
 

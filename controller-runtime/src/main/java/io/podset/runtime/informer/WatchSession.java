@@ -2,6 +2,8 @@ package io.podset.runtime.informer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.podset.runtime.cache.ObjectKey;
+import io.podset.runtime.informer.transport.WatchEvent;
+import io.podset.runtime.informer.transport.WatchListener;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

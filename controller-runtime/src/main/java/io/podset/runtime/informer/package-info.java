@@ -2,7 +2,7 @@
  * Informers: list and watch the API server, keep a local cache, and tell handlers what changed.
  *
  * <p>Data flows as in client-go: a {@code Reflector} lists and watches through a {@link
- * io.podset.runtime.informer.ListerWatcher} (fabric8-backed via {@link
+ * io.podset.runtime.informer.transport.ListerWatcher} (fabric8-backed via {@link
  * io.podset.runtime.informer.ListerWatchers}) and records each change as a delta in a {@code
  * DeltaFifo}; the informer's processing thread pops the deltas, applies them to the {@link
  * io.podset.runtime.cache.Indexer} and hands an {@link io.podset.runtime.event.Event} to every
@@ -14,11 +14,11 @@
  * io.podset.runtime.informer.Projections#keep} caches only the fields a controller reads (a pod of
  * a Deployment drops from about 11 KB to under 2 KB).
  *
- * <p>Transport: lists stream through the fabric8 client's HTTP client, decoded as they arrive;
- * watches are HTTP streams ({@link io.podset.runtime.informer.WatchTransport#HTTP_STREAM}) whose
- * events are decoded and applied on the connection's I/O thread, read only as fast as the informer
- * takes them; {@link io.podset.runtime.informer.WatchTransport#FABRIC8} uses fabric8's watch
- * instead.
+ * <p>Transport: in {@link io.podset.runtime.informer.transport}, behind {@link
+ * io.podset.runtime.informer.transport.ListerWatcher}: lists stream through the fabric8 client's
+ * HTTP client, decoded as they arrive; watches are HTTP streams whose events are decoded and
+ * applied on the connection's I/O thread, or fabric8's watch ({@link
+ * io.podset.runtime.informer.InformerOptions#watchTransport()}).
  *
  * <p>Recovery: a watch that ends normally is re-opened at once from the last resourceVersion; a
  * broken watch, 429 or 5xx is re-opened from the last resourceVersion after a backoff (800 ms

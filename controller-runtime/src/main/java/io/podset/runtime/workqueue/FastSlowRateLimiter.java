@@ -1,8 +1,6 @@
 package io.podset.runtime.workqueue;
 
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Objects;
 
 /** A fixed fast delay for the first attempts of a key, then a fixed slow one. */
 final class FastSlowRateLimiter<K> implements RateLimiter<K> {
@@ -10,8 +8,7 @@ final class FastSlowRateLimiter<K> implements RateLimiter<K> {
   private final Duration fast;
   private final Duration slow;
   private final int maxFastAttempts;
-  // Guarded by itself: retries recorded per key since it was last forgotten; absent means 0.
-  private final HashMap<K, Integer> failures = new HashMap<>();
+  private final FailureCounts<K> failures = new FailureCounts<>();
 
   FastSlowRateLimiter(Duration fast, Duration slow, int maxFastAttempts) {
     this.fast = fast;
@@ -21,30 +18,17 @@ final class FastSlowRateLimiter<K> implements RateLimiter<K> {
 
   @Override
   public Duration when(K key) {
-    Objects.requireNonNull(key, "key");
-    int attempts;
-    synchronized (failures) {
-      Integer previous = failures.get(key);
-      attempts = previous == null ? 1 : previous == Integer.MAX_VALUE ? previous : previous + 1;
-      failures.put(key, attempts);
-    }
+    int attempts = failures.record(key);
     return attempts <= maxFastAttempts ? fast : slow;
   }
 
   @Override
   public void forget(K key) {
-    Objects.requireNonNull(key, "key");
-    synchronized (failures) {
-      failures.remove(key);
-    }
+    failures.forget(key);
   }
 
   @Override
   public int numRequeues(K key) {
-    Objects.requireNonNull(key, "key");
-    synchronized (failures) {
-      Integer count = failures.get(key);
-      return count == null ? 0 : count;
-    }
+    return failures.count(key);
   }
 }

@@ -164,6 +164,16 @@ class ExpectationsTest {
   }
 
   @Test
+  void invalidTtl_withARegistry_isRefusedBeforeAnyMeterIsRegistered() {
+    var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+
+    assertThatThrownBy(() -> Expectations.create(clock, Duration.ZERO, registry, "podset"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ttl must be positive");
+    assertThat(registry.getMeters()).isEmpty();
+  }
+
+  @Test
   void keysAreIndependent() {
     expectations.expectCreations("ns/a", 1);
     assertThat(expectations.satisfied("ns/b")).isTrue();

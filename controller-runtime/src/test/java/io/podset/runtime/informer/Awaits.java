@@ -5,14 +5,14 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /** Waiting on conditions with a deadline (no fixed sleeps). */
-final class Awaits {
+public final class Awaits {
 
-  static final Duration DEADLINE = Duration.ofSeconds(30);
+  public static final Duration DEADLINE = Duration.ofSeconds(30);
   private static final long POLL_NANOS = Duration.ofMillis(1).toNanos();
 
   private Awaits() {}
 
-  static void until(BooleanSupplier condition, String what) {
+  public static void until(BooleanSupplier condition, String what) {
     long deadline = System.nanoTime() + DEADLINE.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() - deadline > 0) {

@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.podset.runtime.event.Event;
 import io.podset.runtime.informer.ScriptedListerWatcher.ListCall;
 import io.podset.runtime.informer.ScriptedListerWatcher.WatchCall;
+import io.podset.runtime.informer.transport.ListRequest;
+import io.podset.runtime.informer.transport.WatchRequest;
 import io.podset.runtime.time.ManualClock;
 import java.time.Duration;
 import java.util.List;

@@ -3,6 +3,13 @@ package io.podset.runtime.informer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.podset.runtime.informer.transport.ListPage;
+import io.podset.runtime.informer.transport.ListRequest;
+import io.podset.runtime.informer.transport.ListerWatcher;
+import io.podset.runtime.informer.transport.WatchEvent;
+import io.podset.runtime.informer.transport.WatchHandle;
+import io.podset.runtime.informer.transport.WatchListener;
+import io.podset.runtime.informer.transport.WatchRequest;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;

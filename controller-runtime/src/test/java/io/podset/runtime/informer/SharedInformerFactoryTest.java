@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.podset.runtime.informer.transport.ListerWatcher;
 import io.podset.runtime.time.ManualClock;
 import java.time.Duration;
 import java.util.List;

@@ -4,6 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.podset.runtime.event.Event;
+import io.podset.runtime.informer.transport.ListPage;
+import io.podset.runtime.informer.transport.ListRequest;
+import io.podset.runtime.informer.transport.ListerWatcher;
+import io.podset.runtime.informer.transport.WatchEvent;
+import io.podset.runtime.informer.transport.WatchHandle;
+import io.podset.runtime.informer.transport.WatchListener;
+import io.podset.runtime.informer.transport.WatchRequest;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -11,7 +11,7 @@ import io.podset.runtime.informer.InformerOptions;
 import io.podset.runtime.informer.ListerWatchers;
 import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.informer.SharedInformers;
-import io.podset.runtime.informer.WatchTransport;
+import io.podset.runtime.informer.transport.WatchTransport;
 import io.podset.runtime.time.Clock;
 import io.podset.testkit.FakeApiServer;
 import io.podset.testkit.Fault;

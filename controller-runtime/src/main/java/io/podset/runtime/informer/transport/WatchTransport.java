@@ -1,6 +1,9 @@
-package io.podset.runtime.informer;
+package io.podset.runtime.informer.transport;
 
-/** How an informer's watch reaches the API server ({@link InformerOptions#watchTransport()}). */
+/**
+ * How an informer's watch reaches the API server ({@link
+ * io.podset.runtime.informer.InformerOptions#watchTransport()}).
+ */
 public enum WatchTransport {
 
   /**

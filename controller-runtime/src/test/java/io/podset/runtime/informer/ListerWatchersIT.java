@@ -13,6 +13,14 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.podset.runtime.informer.transport.ListPage;
+import io.podset.runtime.informer.transport.ListRequest;
+import io.podset.runtime.informer.transport.ListerWatcher;
+import io.podset.runtime.informer.transport.WatchEvent;
+import io.podset.runtime.informer.transport.WatchHandle;
+import io.podset.runtime.informer.transport.WatchListener;
+import io.podset.runtime.informer.transport.WatchRequest;
+import io.podset.runtime.informer.transport.WatchTransport;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -29,8 +37,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The fabric8 adapter against a minimal HTTP server speaking list and (HTTP) watch. */
-class Fabric8ListerWatcherIT {
+/** ListerWatchers (and the transport under it) against a minimal HTTP server speaking list and watch. */
+class ListerWatchersIT {
 
   /** Generous: the first requests load and warm up the whole HTTP stack on a busy machine. */
   private static final long WAIT_SECONDS = 60;

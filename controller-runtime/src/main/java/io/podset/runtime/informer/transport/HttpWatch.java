@@ -1,4 +1,4 @@
-package io.podset.runtime.informer;
+package io.podset.runtime.informer.transport;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -15,7 +15,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.lang.reflect.Type;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -64,8 +63,7 @@ final class HttpWatch<T extends HasMetadata> {
   private final HttpClient http;
   private final String collectionUrl;
   private final String apiVersion;
-  private final String labelSelector;
-  private final String fieldSelector;
+  private final Selection selection;
   private final long openTimeoutMillis;
   private final KubernetesSerialization serialization;
   private final TypeReference<WatchLine<T>> lineType;
@@ -83,8 +81,7 @@ final class HttpWatch<T extends HasMetadata> {
    * @param http an HTTP client that does not retry by itself (its interceptors authenticate)
    * @param collectionUrl the URL of the collection, without a query
    * @param apiVersion set on decoded objects that come without one
-   * @param labelSelector label selector, or null
-   * @param fieldSelector field selector, or null
+   * @param selection its label and field selectors (the namespace is in the URL)
    * @param openTimeoutMillis how long to wait for the response headers; zero or less for no limit
    * @param serialization the client's, to decode events with
    * @param type the watched type
@@ -93,16 +90,14 @@ final class HttpWatch<T extends HasMetadata> {
       HttpClient http,
       String collectionUrl,
       String apiVersion,
-      String labelSelector,
-      String fieldSelector,
+      Selection selection,
       long openTimeoutMillis,
       KubernetesSerialization serialization,
       Class<T> type) {
     this.http = Objects.requireNonNull(http, "http");
     this.collectionUrl = Objects.requireNonNull(collectionUrl, "collectionUrl");
     this.apiVersion = Objects.requireNonNull(apiVersion, "apiVersion");
-    this.labelSelector = labelSelector;
-    this.fieldSelector = fieldSelector;
+    this.selection = Objects.requireNonNull(selection, "selection");
     this.openTimeoutMillis = openTimeoutMillis;
     this.serialization = Objects.requireNonNull(serialization, "serialization");
     this.lineType = typeReference(Objects.requireNonNull(type, "type"));
@@ -149,18 +144,13 @@ final class HttpWatch<T extends HasMetadata> {
   String url(WatchRequest request) {
     StringBuilder sb = new StringBuilder(collectionUrl).append("?watch=true");
     if (!request.resourceVersion().isEmpty()) {
-      sb.append("&resourceVersion=").append(encode(request.resourceVersion()));
+      sb.append("&resourceVersion=").append(Selection.encode(request.resourceVersion()));
     }
     if (request.allowBookmarks()) {
       sb.append("&allowWatchBookmarks=true");
     }
     sb.append("&timeoutSeconds=").append(Math.max(1, request.timeout().toSeconds()));
-    if (labelSelector != null) {
-      sb.append("&labelSelector=").append(encode(labelSelector));
-    }
-    if (fieldSelector != null) {
-      sb.append("&fieldSelector=").append(encode(fieldSelector));
-    }
+    selection.appendSelectors(sb);
     if (request.sendInitialEvents()) {
       sb.append("&sendInitialEvents=true&resourceVersionMatch=NotOlderThan");
     }
@@ -285,10 +275,6 @@ final class HttpWatch<T extends HasMetadata> {
       }
     }
     return ApiFailures.refused(serialization, "GET", url, response.code(), text);
-  }
-
-  private static String encode(String value) {
-    return URLEncoder.encode(value, StandardCharsets.UTF_8);
   }
 
   /**

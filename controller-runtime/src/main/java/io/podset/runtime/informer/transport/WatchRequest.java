@@ -1,4 +1,4 @@
-package io.podset.runtime.informer;
+package io.podset.runtime.informer.transport;
 
 import java.time.Duration;
 import java.util.Objects;

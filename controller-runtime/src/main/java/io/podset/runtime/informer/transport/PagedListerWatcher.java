@@ -1,20 +1,24 @@
-package io.podset.runtime.informer;
+package io.podset.runtime.informer.transport;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Objects;
+import java.util.function.BiFunction;
 
 /**
- * A {@link ListerWatcher} that talks HTTP itself for both calls: lists through a {@link
- * Fabric8ListerWatcher.Pager} (an {@link HttpListPager} or fabric8's list call) and watches through
- * an {@link HttpWatch} (HTTP streaming, events handed over on the delivering thread).
+ * A {@link ListerWatcher} of two parts: lists through a {@link Pager} (an {@link HttpListPager} or
+ * fabric8's list call), watches through a watch call ({@link HttpWatch}: HTTP streaming, events
+ * handed over on the delivering thread; or {@link Fabric8Watch}).
  */
-final class HttpListerWatcher<T extends HasMetadata> implements ListerWatcher<T> {
+final class PagedListerWatcher<T extends HasMetadata> implements ListerWatcher<T> {
 
-  private final Fabric8ListerWatcher.Pager<T> pager;
-  private final HttpWatch<T> watch;
+  private final Pager<T> pager;
+  private final BiFunction<WatchRequest, WatchListener<T>, WatchHandle> watch;
   private final String description;
 
-  HttpListerWatcher(Fabric8ListerWatcher.Pager<T> pager, HttpWatch<T> watch, String description) {
+  PagedListerWatcher(
+      Pager<T> pager,
+      BiFunction<WatchRequest, WatchListener<T>, WatchHandle> watch,
+      String description) {
     this.pager = Objects.requireNonNull(pager, "pager");
     this.watch = Objects.requireNonNull(watch, "watch");
     this.description = Objects.requireNonNull(description, "description");
@@ -37,7 +41,7 @@ final class HttpListerWatcher<T extends HasMetadata> implements ListerWatcher<T>
 
   @Override
   public WatchHandle watch(WatchRequest request, WatchListener<T> listener) {
-    return watch.watch(request, listener);
+    return watch.apply(request, listener);
   }
 
   @Override

@@ -1,4 +1,4 @@
-package io.podset.runtime.informer;
+package io.podset.runtime.informer.transport;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;

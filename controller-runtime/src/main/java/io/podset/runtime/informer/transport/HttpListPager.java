@@ -1,4 +1,4 @@
-package io.podset.runtime.informer;
+package io.podset.runtime.informer.transport;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.fabric8.kubernetes.api.model.DefaultKubernetesResourceList;
@@ -15,8 +15,6 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.lang.reflect.Type;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -38,13 +36,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Thread-safe; one list (a chain of pages) at a time is what it is built for.
  */
-final class HttpListPager<T extends HasMetadata> implements Fabric8ListerWatcher.Pager<T> {
+final class HttpListPager<T extends HasMetadata> implements Pager<T> {
 
   private final HttpClient http;
   private final String collectionUrl;
   private final String apiVersion;
-  private final String labelSelector;
-  private final String fieldSelector;
+  private final Selection selection;
   private final long timeoutMillis;
   private final KubernetesSerialization serialization;
   private final TypeReference<KubernetesResourceList<T>> listType;
@@ -62,8 +59,7 @@ final class HttpListPager<T extends HasMetadata> implements Fabric8ListerWatcher
    * @param collectionUrl the URL of the collection, without a query ({@code
    *     https://host/api/v1/namespaces/ns/pods})
    * @param apiVersion set on items that come without one (as fabric8's list does)
-   * @param labelSelector label selector, or null
-   * @param fieldSelector field selector, or null
+   * @param selection its label and field selectors (the namespace is in the URL)
    * @param timeoutMillis request timeout; zero or less for the client's default
    * @param serialization the client's, to decode pages with
    * @param type the item type
@@ -74,8 +70,7 @@ final class HttpListPager<T extends HasMetadata> implements Fabric8ListerWatcher
       HttpClient http,
       String collectionUrl,
       String apiVersion,
-      String labelSelector,
-      String fieldSelector,
+      Selection selection,
       long timeoutMillis,
       KubernetesSerialization serialization,
       Class<T> type,
@@ -83,8 +78,7 @@ final class HttpListPager<T extends HasMetadata> implements Fabric8ListerWatcher
     this.http = Objects.requireNonNull(http, "http");
     this.collectionUrl = Objects.requireNonNull(collectionUrl, "collectionUrl");
     this.apiVersion = Objects.requireNonNull(apiVersion, "apiVersion");
-    this.labelSelector = labelSelector;
-    this.fieldSelector = fieldSelector;
+    this.selection = Objects.requireNonNull(selection, "selection");
     this.timeoutMillis = timeoutMillis;
     this.serialization = Objects.requireNonNull(serialization, "serialization");
     Type listOfT =
@@ -204,16 +198,11 @@ final class HttpListPager<T extends HasMetadata> implements Fabric8ListerWatcher
   String url(ListRequest request) {
     StringBuilder sb = new StringBuilder(collectionUrl).append("?limit=").append(request.limit());
     if (request.continueToken() != null && !request.continueToken().isEmpty()) {
-      sb.append("&continue=").append(encode(request.continueToken()));
+      sb.append("&continue=").append(Selection.encode(request.continueToken()));
     } else if (!request.resourceVersion().isEmpty()) {
-      sb.append("&resourceVersion=").append(encode(request.resourceVersion()));
+      sb.append("&resourceVersion=").append(Selection.encode(request.resourceVersion()));
     }
-    if (labelSelector != null) {
-      sb.append("&labelSelector=").append(encode(labelSelector));
-    }
-    if (fieldSelector != null) {
-      sb.append("&fieldSelector=").append(encode(fieldSelector));
-    }
+    selection.appendSelectors(sb);
     return sb.toString();
   }
 
@@ -252,9 +241,5 @@ final class HttpListPager<T extends HasMetadata> implements Fabric8ListerWatcher
       throw new KubernetesClientException(
           "list of " + collectionUrl + " failed: " + cause.getMessage(), cause);
     }
-  }
-
-  private static String encode(String value) {
-    return URLEncoder.encode(value, StandardCharsets.UTF_8);
   }
 }

@@ -1,4 +1,4 @@
-package io.podset.runtime.informer;
+package io.podset.runtime.informer.transport;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;

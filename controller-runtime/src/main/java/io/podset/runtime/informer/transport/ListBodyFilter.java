@@ -1,4 +1,4 @@
-package io.podset.runtime.informer;
+package io.podset.runtime.informer.transport;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,7 +18,8 @@ import java.util.function.Consumer;
  *       been read, before the items that follow it;
  *   <li>optionally replaces the {@code metadata.managedFields} of each listed object by {@code
  *       null} when it has entries (an empty array is passed as is), so the decoder never reads
- *       them: exactly what {@link InformerOptions#stripManagedFields()} would leave of them.
+ *       them: exactly what {@link io.podset.runtime.informer.InformerOptions#stripManagedFields()}
+ *       would leave of them.
  * </ul>
  *
  * <p>Only those two places are touched; everything else, including managed fields elsewhere (in a

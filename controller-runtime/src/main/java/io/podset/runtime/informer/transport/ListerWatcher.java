@@ -1,4 +1,4 @@
-package io.podset.runtime.informer;
+package io.podset.runtime.informer.transport;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 
@@ -6,9 +6,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
  * The two calls a reflector makes to the API server for one resource (in one namespace or all, with
  * fixed label and field selectors): a paginated list and a watch.
  *
- * <p>{@link ListerWatchers#forResource} adapts the fabric8 client; tests script their own.
- * Implementations must not retry on their own: the reflector decides how to recover (relist,
- * re-watch, back off) from the failures reported to it.
+ * <p>{@link io.podset.runtime.informer.ListerWatchers#forResource} adapts the fabric8 client; tests
+ * script their own. Implementations must not retry on their own: the reflector decides how to
+ * recover (relist, re-watch, back off) from the failures reported to it.
  *
  * <p>Failures are unchecked: a {@link io.fabric8.kubernetes.client.KubernetesClientException}
  * carrying the HTTP code and Status (410 Gone, 429 Too Many Requests, 504 with a
@@ -43,9 +43,10 @@ public interface ListerWatcher<T extends HasMetadata> {
 
   /**
    * The server's newest resourceVersion for this resource now, for the cache lag ({@link
-   * CacheLag}): a quorum list of one object (resourceVersion "", limit 1). By default a {@link
-   * #list} call; an implementation that requests pages ahead overrides it so that a probe never
-   * disturbs a list in progress. May be called from another thread than the reflector's.
+   * io.podset.runtime.informer.SharedInformer#lag()}): a quorum list of one object (resourceVersion
+   * "", limit 1). By default a {@link #list} call; an implementation that requests pages ahead
+   * overrides it so that a probe never disturbs a list in progress. May be called from another
+   * thread than the reflector's.
    *
    * @throws RuntimeException on failure, as described on the type
    */

@@ -1,0 +1,20 @@
+/**
+ * The HTTP transport of informers: the {@link io.podset.runtime.informer.transport.ListerWatcher} a
+ * reflector lists and watches through, its requests, pages and watch events, and the
+ * implementations over the fabric8 client ({@link
+ * io.podset.runtime.informer.transport.Transports}).
+ *
+ * <p>Lists stream through the fabric8 client's HTTP client, decoded as they arrive: the next page
+ * is requested as soon as the continue token is read (before the items), and managed fields can be
+ * skipped in the byte stream instead of decoded and dropped. Watches are HTTP streams ({@link
+ * io.podset.runtime.informer.transport.WatchTransport#HTTP_STREAM}, newline-delimited JSON) whose
+ * events are decoded and handed on on the connection's I/O thread, read only as fast as the
+ * informer takes them; {@link io.podset.runtime.informer.transport.WatchTransport#FABRIC8} uses
+ * fabric8's watch instead, on a client that does not reconnect by itself.
+ *
+ * <p>Nothing here retries or recovers: every failure reaches the reflector as described on {@code
+ * ListerWatcher}, and the reflector decides (re-watch, relist, back off). This package depends on
+ * nothing of the informer; the informer reaches it only through {@code ListerWatcher} (and {@link
+ * io.podset.runtime.informer.ListerWatchers}, which reads the informer's options).
+ */
+package io.podset.runtime.informer.transport;
