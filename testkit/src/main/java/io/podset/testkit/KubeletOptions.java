@@ -1,6 +1,6 @@
 package io.podset.testkit;
 
-import io.podset.testkit.internal.admission.NameRule;
+import io.podset.testkit.internal.resource.NameRule;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

@@ -21,13 +21,14 @@
  * <ul>
  *   <li>{@code internal.http}: the Vert.x front end, the request pipeline and its filters, the
  *       router, discovery, OpenAPI, protobuf bodies;
- *   <li>{@code internal.resource}: the resource types and their registry, built-in and custom
- *       kinds, {@code Status} errors, JSON helpers;
+ *   <li>{@code internal.resource}: the resource types, their registry and rule contracts, server
+ *       metadata, {@code Status} errors, JSON helpers (it imports no other room);
  *   <li>{@code internal.store}: the object store, its history, reads and selectors;
  *   <li>{@code internal.watch}: watch sessions and their frames;
  *   <li>{@code internal.write}: creates, updates, patches, server-side apply and managed fields,
  *       deletes, scale, field validation;
- *   <li>{@code internal.admission}: defaulting and validation per kind, CRD and schema rules;
+ *   <li>{@code internal.admission}: the built-in kinds and those from CRDs, with their defaulting
+ *       and validation, CRD and schema rules;
  *   <li>{@code internal.tables}: the {@code Table} columns of each kind;
  *   <li>{@code internal.controllers}: the garbage collector and namespace controller, the CRD
  *       controller and the simulated kubelet.

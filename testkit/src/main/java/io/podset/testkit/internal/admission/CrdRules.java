@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.podset.testkit.internal.resource.Json;
 import io.podset.testkit.internal.resource.StatusError;
+import io.podset.testkit.internal.resource.TypeRules;
 import java.util.List;
 import java.util.Locale;
 

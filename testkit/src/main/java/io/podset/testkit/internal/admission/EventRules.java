@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.podset.testkit.internal.resource.Json;
 import io.podset.testkit.internal.resource.ResourceType;
+import io.podset.testkit.internal.resource.TypeRules;
 import java.util.Map;
 
 /**

@@ -3,6 +3,7 @@ package io.podset.testkit.internal.admission;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.podset.testkit.internal.resource.Json;
+import io.podset.testkit.internal.resource.TypeRules;
 import java.util.List;
 
 /**

@@ -2,6 +2,8 @@ package io.podset.testkit.internal.admission;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.podset.testkit.internal.resource.Json;
+import io.podset.testkit.internal.resource.NameRule;
+import io.podset.testkit.internal.resource.TypeRules;
 import io.podset.testkit.internal.write.Deletions;
 
 /**

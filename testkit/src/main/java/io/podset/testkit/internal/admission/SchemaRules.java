@@ -3,6 +3,7 @@ package io.podset.testkit.internal.admission;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.podset.testkit.internal.resource.StatusError;
+import io.podset.testkit.internal.resource.TypeRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -2,6 +2,7 @@ package io.podset.testkit.internal.admission;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.podset.testkit.internal.resource.Json;
+import io.podset.testkit.internal.resource.TypeRules;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 

@@ -3,6 +3,7 @@ package io.podset.testkit.internal.admission;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.podset.testkit.internal.resource.Json;
+import io.podset.testkit.internal.resource.TypeRules;
 
 /**
  * The defaults of the pod-template workloads as Kubernetes 1.34 sets them (apps/v1 and core/v1

@@ -2,7 +2,7 @@ package io.podset.testkit.internal.controllers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.podset.testkit.internal.resource.CustomResources;
+import io.podset.testkit.internal.admission.CustomResources;
 import io.podset.testkit.internal.resource.Json;
 import io.podset.testkit.internal.resource.ResourceRegistry;
 import io.podset.testkit.internal.resource.ResourceType;
@@ -27,7 +27,7 @@ public final class CrdController implements ObjectStore.CommitListener {
 
   @Override
   public void committed(StoredEvent event) {
-    if (!event.storageKey().equals(CustomResources.CRD_STORAGE)) {
+    if (!event.storageKey().equals(ResourceRegistry.CRD_STORAGE)) {
       return;
     }
     if (event.previous() != null) {

@@ -2,7 +2,6 @@ package io.podset.testkit.internal.resource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.podset.testkit.internal.admission.NameRule;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;

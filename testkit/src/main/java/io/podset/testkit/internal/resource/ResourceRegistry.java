@@ -13,6 +13,9 @@ import java.util.Optional;
  */
 public final class ResourceRegistry {
 
+  /** The storage key of CustomResourceDefinitions. */
+  public static final String CRD_STORAGE = "apiextensions.k8s.io/customresourcedefinitions";
+
   private final Object lock = new Object();
   // Guarded by lock: groupVersion -> plural -> type, in registration order.
   private final Map<String, Map<String, ResourceType>> byGroupVersion = new LinkedHashMap<>();

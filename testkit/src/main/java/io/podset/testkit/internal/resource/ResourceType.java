@@ -1,6 +1,5 @@
 package io.podset.testkit.internal.resource;
 
-import io.podset.testkit.internal.admission.TypeRules;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;

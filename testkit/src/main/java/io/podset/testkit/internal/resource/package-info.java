@@ -1,7 +1,8 @@
 /**
- * The vocabulary every room shares: the resource types the server serves and their registry, the
- * built-in kinds and those a CRD adds, resource paths, the metadata the server sets (names, uids,
- * timestamps, generation), the {@code Status} errors answered, and the JSON helpers.
+ * The vocabulary every room shares, importing no other room: the resource types the server serves,
+ * their registry and their rules' contract ({@code TypeRules}, {@code NameRule}), resource paths,
+ * the metadata the server sets (names, uids, timestamps, generation), the {@code Status} errors
+ * answered, and the JSON helpers.
  *
  * <p>Internal to the testkit, not API: public only so the other rooms of {@code
  * io.podset.testkit.internal} can use it; its types and members change without notice. Tests use

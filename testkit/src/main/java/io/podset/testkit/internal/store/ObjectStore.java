@@ -1,8 +1,8 @@
 package io.podset.testkit.internal.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.podset.testkit.internal.resource.CustomResources;
 import io.podset.testkit.internal.resource.Json;
+import io.podset.testkit.internal.resource.ResourceRegistry;
 import io.podset.testkit.internal.resource.StatusError;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -336,7 +336,8 @@ public final class ObjectStore {
       storageKeys.sort(
           (a, b) ->
               Boolean.compare(
-                  !a.equals(CustomResources.CRD_STORAGE), !b.equals(CustomResources.CRD_STORAGE)));
+                  !a.equals(ResourceRegistry.CRD_STORAGE),
+                  !b.equals(ResourceRegistry.CRD_STORAGE)));
       // Commit listeners (garbage collection) may undo a step; later passes repair that, up to
       // three in all, stopping at the first pass that changes nothing.
       for (int pass = 0; pass < 3; pass++) {

@@ -1,15 +1,7 @@
-package io.podset.testkit.internal.resource;
+package io.podset.testkit.internal.admission;
 
-import io.podset.testkit.internal.admission.CrdRules;
-import io.podset.testkit.internal.admission.EventRules;
-import io.podset.testkit.internal.admission.JobRules;
-import io.podset.testkit.internal.admission.NamespaceRules;
-import io.podset.testkit.internal.admission.PodRules;
-import io.podset.testkit.internal.admission.SecretRules;
-import io.podset.testkit.internal.admission.ServiceAddresses;
-import io.podset.testkit.internal.admission.ServiceRules;
-import io.podset.testkit.internal.admission.TypeRules;
-import io.podset.testkit.internal.admission.WorkloadRules;
+import io.podset.testkit.internal.resource.ResourceType;
+import io.podset.testkit.internal.resource.TypeRules;
 import io.podset.testkit.internal.tables.BuiltinTables;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
-package io.podset.testkit.internal.resource;
+package io.podset.testkit.internal.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.podset.testkit.internal.admission.SchemaRules;
+import io.podset.testkit.internal.resource.ResourceType;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -12,9 +12,6 @@ import java.util.regex.Pattern;
 
 /** Turns a CustomResourceDefinition into the resource types it serves, one per served version. */
 public final class CustomResources {
-
-  /** The storage key of CustomResourceDefinitions. */
-  public static final String CRD_STORAGE = "apiextensions.k8s.io/customresourcedefinitions";
 
   private static final Pattern KUBE_VERSION = Pattern.compile("v(\\d+)(?:(alpha|beta)(\\d+))?");
 

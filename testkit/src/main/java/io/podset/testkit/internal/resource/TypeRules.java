@@ -1,8 +1,6 @@
-package io.podset.testkit.internal.admission;
+package io.podset.testkit.internal.resource;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.podset.testkit.internal.resource.ResourceType;
-import io.podset.testkit.internal.resource.StatusError;
 import java.util.List;
 
 /**
