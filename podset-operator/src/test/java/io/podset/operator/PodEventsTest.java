@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.podset.api.v1alpha1.PodSet;
+import io.podset.runtime.event.Event;
 import io.podset.runtime.expectations.Expectations;
-import io.podset.runtime.predicate.Event;
 import io.podset.runtime.reconcile.Request;
 import io.podset.runtime.time.ManualClock;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.podset.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.podset.api.v1alpha1.PodSet;
-import io.podset.runtime.predicate.Event;
+import io.podset.runtime.event.Event;
 import org.junit.jupiter.api.Test;
 
 /** The PodSet event filter of {@link PodSetController}. */

@@ -33,7 +33,7 @@ final class DefaultController implements Controller {
 
   private final String name;
   private final List<Watch<?>> watches;
-  private final Predicate<? super io.podset.runtime.predicate.Event<? extends HasMetadata>>
+  private final Predicate<? super io.podset.runtime.event.Event<? extends HasMetadata>>
       globalFilter;
   private final Reconciler reconciler;
   private final RateLimitingQueue<Request> queue;

@@ -1,15 +1,15 @@
 package io.podset.runtime.controller;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.podset.runtime.event.Event;
 import io.podset.runtime.informer.ResourceEventHandler;
-import io.podset.runtime.predicate.Event;
 import io.podset.runtime.reconcile.Request;
 import io.podset.runtime.workqueue.WorkQueue;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Turns informer callbacks into filtered, mapped requests on the controller's queue. */
+/** Turns the informer's events into filtered, mapped requests on the controller's queue. */
 final class QueueingHandler<T extends HasMetadata> implements ResourceEventHandler<T> {
 
   private static final Logger log = LoggerFactory.getLogger(QueueingHandler.class);
@@ -33,21 +33,7 @@ final class QueueingHandler<T extends HasMetadata> implements ResourceEventHandl
   }
 
   @Override
-  public void onAdd(T object) {
-    handle(new Event.Added<>(object));
-  }
-
-  @Override
-  public void onUpdate(T oldObject, T newObject) {
-    handle(new Event.Updated<>(oldObject, newObject));
-  }
-
-  @Override
-  public void onDelete(T object, boolean finalStateUnknown) {
-    handle(new Event.Deleted<>(object, finalStateUnknown));
-  }
-
-  private void handle(Event<T> event) {
+  public void onEvent(Event<T> event) {
     if (!watch.filter().test(event) || !globalFilter.test(event)) {
       return;
     }

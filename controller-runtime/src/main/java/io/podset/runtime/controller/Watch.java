@@ -1,9 +1,9 @@
 package io.podset.runtime.controller;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.podset.runtime.event.Event;
 import io.podset.runtime.handler.EventHandler;
 import io.podset.runtime.informer.SharedInformer;
-import io.podset.runtime.predicate.Event;
 import java.util.function.Predicate;
 
 /** One source of requests: an informer, a filter over its events and the mapping to requests. */

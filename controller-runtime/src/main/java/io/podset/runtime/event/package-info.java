@@ -1,9 +1,12 @@
 /**
- * Kubernetes Events about the objects a controller manages.
+ * The change event: what an informer saw happen to one cached object ({@link
+ * io.podset.runtime.event.Event}: added, updated, deleted).
  *
- * <p>{@link io.podset.runtime.event.EventRecorder} is what a reconciler calls; the manager provides
- * an implementation that writes in the background, combines the records of one object and reason
- * made within a second into one Event (a count for repeats, one list for different messages) and
- * rate-limits per object, so a hot loop cannot flood the API server.
+ * <p>One representation all the way from the informer's cache to a controller's queue: the informer
+ * hands each {@link io.podset.runtime.informer.ResourceEventHandler} an {@code Event}, a
+ * controller's filters ({@link io.podset.runtime.predicate}) judge that same {@code Event}, and its
+ * {@link io.podset.runtime.handler.EventHandler}s map it to requests. Not to be confused with a
+ * Kubernetes Event (the API object {@code kubectl get events} lists): those are written by {@link
+ * io.podset.runtime.recorder}.
  */
 package io.podset.runtime.event;

@@ -1,6 +1,6 @@
 package io.podset.runtime.handler;
 
-import io.podset.runtime.predicate.Event;
+import io.podset.runtime.event.Event;
 import io.podset.runtime.reconcile.Request;
 import java.util.Collection;
 

@@ -84,16 +84,6 @@ final class ApiErrors {
     return code == 400 || code == 403 || code == 415 || code == 422 || code == 501;
   }
 
-  /** A one-line description for health and logs. */
-  static String describe(Throwable error) {
-    KubernetesClientException e = clientException(error);
-    String message = error.getMessage() == null ? error.getClass().getName() : error.getMessage();
-    if (e != null && e.getCode() > 0) {
-      return e.getCode() + " " + (reason(e) == null ? "" : reason(e) + ": ") + message;
-    }
-    return message;
-  }
-
   private static KubernetesClientException clientException(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause()) {
       if (t instanceof KubernetesClientException e) {

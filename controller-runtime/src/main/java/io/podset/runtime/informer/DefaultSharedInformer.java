@@ -6,7 +6,7 @@ import io.podset.runtime.cache.IndexFunction;
 import io.podset.runtime.cache.Indexer;
 import io.podset.runtime.cache.MutableIndexer;
 import io.podset.runtime.cache.ObjectKey;
-import io.podset.runtime.informer.HandlerListener.Notification;
+import io.podset.runtime.event.Event;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -128,20 +128,14 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
       if (closed) {
         throw new IllegalStateException("informer " + name + " is closed");
       }
-      HandlerListener<T>[] self = newListenerRef();
       HandlerListener<T> listener =
           new HandlerListener<>(
-              "handler-" + name + "-" + handlerCount++,
-              handler,
-              period,
-              inline,
-              () -> remove(self[0]));
-      self[0] = listener;
+              "handler-" + name + "-" + handlerCount++, handler, period, inline, this::remove);
       listener.nextResyncNanos(clock.nanoTime() + period.toNanos());
       if (started) {
         // A late handler first learns the current state, as if each object had just been added.
         for (T obj : indexer.list()) {
-          listener.enqueue(new Notification.Add<>(obj));
+          listener.enqueue(new Event.Added<>(obj));
         }
         if (informerSynced) {
           listener.markSynced();
@@ -154,11 +148,6 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
       }
       return listener;
     }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T extends HasMetadata> HandlerListener<T>[] newListenerRef() {
-    return (HandlerListener<T>[]) new HandlerListener<?>[1];
   }
 
   private void remove(HandlerListener<T> listener) {
@@ -313,7 +302,7 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
         T obj = delta.object();
         if (delta.type() == DeltaType.DELETED) {
           indexer.delete(ObjectKey.parse(key));
-          distribute(new Notification.Delete<>(obj, delta.finalStateUnknown()), false);
+          distribute(new Event.Deleted<>(obj, delta.finalStateUnknown()), false);
           continue;
         }
         Optional<T> old = indexer.upsert(obj);
@@ -321,17 +310,17 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
           boolean isSync =
               delta.type() == DeltaType.SYNC
                   || (delta.type() == DeltaType.REPLACED && sameVersion(old.get(), obj));
-          distribute(new Notification.Update<>(old.get(), obj), isSync);
+          distribute(new Event.Updated<>(old.get(), obj), isSync);
         } else {
-          distribute(new Notification.Add<>(obj), false);
+          distribute(new Event.Added<>(obj), false);
         }
       }
     }
   }
 
-  private void distribute(Notification<T> notification, boolean isSync) {
+  private void distribute(Event<T> event, boolean isSync) {
     for (HandlerListener<T> listener : isSync ? syncingListeners : listeners) {
-      listener.enqueue(notification);
+      listener.enqueue(event);
     }
   }
 

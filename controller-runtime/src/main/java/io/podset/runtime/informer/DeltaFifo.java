@@ -105,12 +105,12 @@ final class DeltaFifo<T extends HasMetadata> {
 
   /** Queues an ADDED delta. */
   void add(T obj) {
-    change(DeltaType.ADDED, obj);
+    change(DeltaType.ADDED, obj, false);
   }
 
   /** Queues an UPDATED delta. */
   void update(T obj) {
-    change(DeltaType.UPDATED, obj);
+    change(DeltaType.UPDATED, obj, false);
   }
 
   /**
@@ -119,27 +119,7 @@ final class DeltaFifo<T extends HasMetadata> {
    * @return whether a delta was queued
    */
   boolean delete(T obj) {
-    Objects.requireNonNull(obj, "obj");
-    String key = keyOf(obj);
-    boolean queued;
-    String observed = null;
-    lock.lock();
-    try {
-      queued = items.containsKey(key) || knownObjects.getByKey(key).isPresent();
-      boolean processed = queued && processDirectlyLocked(key, Delta.of(DeltaType.DELETED, obj));
-      if (queued && !processed) {
-        queueLocked(key, Delta.of(DeltaType.DELETED, obj), queuedResourceVersion);
-      }
-      queuedResourceVersion =
-          ResourceVersions.newer(queuedResourceVersion, obj.getMetadata().getResourceVersion());
-      if (processed) {
-        observed = checkObservedLocked();
-      }
-    } finally {
-      lock.unlock();
-    }
-    notifyOutsideLock(false, observed);
-    return queued;
+    return change(DeltaType.DELETED, obj, true);
   }
 
   /**
@@ -319,15 +299,23 @@ final class DeltaFifo<T extends HasMetadata> {
     }
   }
 
-  private void change(DeltaType type, T obj) {
+  /**
+   * Queues (or processes directly) one delta; with {@code onlyIfKnown}, only when the key is cached
+   * or queued. The queued resourceVersion moves on either way.
+   *
+   * @return whether the delta was queued or processed
+   */
+  private boolean change(DeltaType type, T obj, boolean onlyIfKnown) {
     Objects.requireNonNull(obj, "obj");
     String key = keyOf(obj);
+    boolean queued;
     String observed = null;
     lock.lock();
     try {
+      queued = !onlyIfKnown || items.containsKey(key) || knownObjects.getByKey(key).isPresent();
       Delta<T> delta = Delta.of(type, obj);
-      boolean processed = processDirectlyLocked(key, delta);
-      if (!processed) {
+      boolean processed = queued && processDirectlyLocked(key, delta);
+      if (queued && !processed) {
         queueLocked(key, delta, queuedResourceVersion);
       }
       queuedResourceVersion =
@@ -339,6 +327,7 @@ final class DeltaFifo<T extends HasMetadata> {
       lock.unlock();
     }
     notifyOutsideLock(false, observed);
+    return queued;
   }
 
   /**

@@ -1,45 +1,37 @@
 package io.podset.runtime.informer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.podset.runtime.event.Event;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One handler of a shared informer: an unbounded buffer of notifications and the thread that
- * delivers them, so that a slow or failing handler never holds up the informer or other handlers;
- * or, inline, no buffer and no thread: {@link #enqueue} delivers at once on the caller's thread
- * (the informer calls it under its handlers lock, which keeps deliveries one at a time and in
- * order).
+ * One handler of a shared informer: an unbounded buffer of events and the thread that delivers
+ * them, so that a slow or failing handler never holds up the informer or other handlers; or,
+ * inline, no buffer and no thread: {@link #enqueue} delivers at once on the caller's thread (the
+ * informer calls it under its handlers lock, which keeps deliveries one at a time and in order).
  */
 final class HandlerListener<T extends HasMetadata> implements HandlerRegistration {
 
   private static final Logger log = LoggerFactory.getLogger(HandlerListener.class);
 
-  /** A change to deliver. */
-  sealed interface Notification<T> {
-    record Add<T>(T obj) implements Notification<T> {}
-
-    record Update<T>(T oldObj, T newObj) implements Notification<T> {}
-
-    record Delete<T>(T obj, boolean finalStateUnknown) implements Notification<T> {}
-  }
-
-  private final ResourceEventHandler<? super T> handler;
+  private final ResourceEventHandler<T> handler;
   private final Duration resyncPeriod;
-  private final Runnable onClose;
+  private final Consumer<HandlerListener<T>> onClose;
   // Null for an inline listener.
   private final Thread thread;
 
   private final Object lock = new Object();
   // All guarded by lock. Invariant: delivered <= enqueued; buffer.size() <= enqueued - delivered.
-  private final ArrayDeque<Notification<T>> buffer = new ArrayDeque<>();
+  private final ArrayDeque<Event<T>> buffer = new ArrayDeque<>();
   private long enqueued;
   private long delivered;
-  // -1 until the informer synced; then the count of notifications that make up the initial state.
+  // -1 until the informer synced; then the count of events that make up the initial state.
   private long syncTarget = -1;
   // Completed (asynchronously) once delivered >= syncTarget >= 0.
   private final CompletableFuture<Void> synced = new CompletableFuture<>();
@@ -47,13 +39,16 @@ final class HandlerListener<T extends HasMetadata> implements HandlerRegistratio
   // Owned by the informer (guarded by its handlers lock): when this handler's next resync is due.
   private long nextResyncNanos;
 
+  @SuppressWarnings("unchecked") // see the comment below
   HandlerListener(
       String name,
       ResourceEventHandler<? super T> handler,
       Duration resyncPeriod,
       boolean inline,
-      Runnable onClose) {
-    this.handler = Objects.requireNonNull(handler, "handler");
+      Consumer<HandlerListener<T>> onClose) {
+    // A handler of a supertype S of T takes our Event<T> as an Event<S>: an event is immutable and
+    // only hands its objects out, so the widening cannot put a non-T anywhere.
+    this.handler = (ResourceEventHandler<T>) Objects.requireNonNull(handler, "handler");
     this.resyncPeriod = Objects.requireNonNull(resyncPeriod, "resyncPeriod");
     this.onClose = Objects.requireNonNull(onClose, "onClose");
     if (inline) {
@@ -82,19 +77,19 @@ final class HandlerListener<T extends HasMetadata> implements HandlerRegistratio
     nextResyncNanos = value;
   }
 
-  void enqueue(Notification<T> notification) {
+  void enqueue(Event<T> event) {
     synchronized (lock) {
       if (stopped) {
         return;
       }
       enqueued++;
       if (thread != null) {
-        buffer.add(notification);
+        buffer.add(event);
         lock.notifyAll();
         return;
       }
     }
-    deliver(notification);
+    deliver(event);
     delivered();
   }
 
@@ -128,7 +123,7 @@ final class HandlerListener<T extends HasMetadata> implements HandlerRegistratio
   @Override
   public void close() {
     if (stop()) {
-      onClose.run();
+      onClose.accept(this);
     }
   }
 
@@ -150,7 +145,7 @@ final class HandlerListener<T extends HasMetadata> implements HandlerRegistratio
 
   private void run() {
     while (true) {
-      Notification<T> next;
+      Event<T> next;
       synchronized (lock) {
         while (buffer.isEmpty() && !stopped) {
           try {
@@ -171,7 +166,7 @@ final class HandlerListener<T extends HasMetadata> implements HandlerRegistratio
     }
   }
 
-  /** Counts a delivered notification; completes {@link #synced} if it was the last initial one. */
+  /** Counts a delivered event; completes {@link #synced} if it was the last initial one. */
   private void delivered() {
     boolean reachedSync;
     synchronized (lock) {
@@ -183,21 +178,14 @@ final class HandlerListener<T extends HasMetadata> implements HandlerRegistratio
     }
   }
 
-  private void deliver(Notification<T> notification) {
+  private void deliver(Event<T> event) {
     try {
-      if (notification instanceof Notification.Add<T> add) {
-        handler.onAdd(add.obj());
-      } else if (notification instanceof Notification.Update<T> update) {
-        handler.onUpdate(update.oldObj(), update.newObj());
-      } else if (notification instanceof Notification.Delete<T> delete) {
-        handler.onDelete(delete.obj(), delete.finalStateUnknown());
-      }
+      handler.onEvent(event);
     } catch (VirtualMachineError e) {
       throw e;
     } catch (Throwable e) {
       // Isolation: a failing handler must not stop its own deliveries, let alone others'.
-      log.error(
-          "Event handler {} failed on {}", handler, notification.getClass().getSimpleName(), e);
+      log.error("Event handler {} failed on {}", handler, event.kind(), e);
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.podset.runtime.informer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.podset.runtime.client.ApiFailures;
 import io.podset.runtime.informer.InformerMetrics.RestartReason;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
@@ -401,7 +402,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
 
   /** Logs a failure once, here where it is handled, and returns its one-line description. */
   private String error(String what, RuntimeException e) {
-    String message = e == null ? what : what + ": " + ApiErrors.describe(e);
+    String message = e == null ? what : what + ": " + ApiFailures.describe(e);
     log.warn("Reflector {}: {}", name, message);
     return message;
   }

@@ -29,8 +29,8 @@ public interface SharedInformer<T extends HasMetadata> extends AutoCloseable {
 
   /**
    * Adds a handler with its own resync period (zero for none; positive periods below one second are
-   * raised to one second): every period it receives {@code onUpdate(obj, obj)} for each cached
-   * object that has no change pending.
+   * raised to one second): every period it receives an {@code Event.Updated(obj, obj)} for each
+   * cached object that has no change pending.
    *
    * @throws IllegalArgumentException if {@code resyncPeriod} is negative
    * @throws IllegalStateException if the informer is closed
@@ -40,10 +40,10 @@ public interface SharedInformer<T extends HasMetadata> extends AutoCloseable {
 
   /**
    * Adds a handler, with the informer's default resync period, that is called directly where the
-   * informer applies a change to its cache (under the informer's locks, one notification at a time,
-   * in order), with no buffer and no thread of its own: one thread hand-off less per event, which
-   * is most of an event's latency on a busy machine. For handlers of your own that only hand work
-   * on without blocking. Controllers do not use it: their filters and mappers are user code, and a
+   * informer applies a change to its cache (under the informer's locks, one event at a time, in
+   * order), with no buffer and no thread of its own: one thread hand-off less per event, which is
+   * most of an event's latency on a busy machine. For handlers of your own that only hand work on
+   * without blocking. Controllers do not use it: their filters and mappers are user code, and a
    * slow one must not stall a cache other controllers share. An inline handler that is slow delays
    * the cache, the watch and every other handler; an exception it throws is logged and ignored.
    * Added after {@link #start()}, it receives the synthetic adds on the calling thread, before this

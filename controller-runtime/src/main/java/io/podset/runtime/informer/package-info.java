@@ -5,10 +5,10 @@
  * io.podset.runtime.informer.ListerWatcher} (fabric8-backed via {@link
  * io.podset.runtime.informer.ListerWatchers}) and records each change as a delta in a {@code
  * DeltaFifo}; the informer's processing thread pops the deltas, applies them to the {@link
- * io.podset.runtime.cache.Indexer} and hands a notification to every {@link
- * io.podset.runtime.informer.ResourceEventHandler}, each on its own unbounded buffer and thread.
- * {@link io.podset.runtime.informer.SharedInformerFactory} shares one informer per type, namespace
- * and selectors.
+ * io.podset.runtime.cache.Indexer} and hands an {@link io.podset.runtime.event.Event} to every
+ * {@link io.podset.runtime.informer.ResourceEventHandler}, each on its own unbounded buffer and
+ * thread. {@link io.podset.runtime.informer.SharedInformerFactory} shares one informer per type,
+ * namespace and selectors.
  *
  * <p>Memory: the default transform strips {@code managedFields}; {@link
  * io.podset.runtime.informer.Projections#keep} caches only the fields a controller reads (a pod of

@@ -2,6 +2,7 @@ package io.podset.runtime.predicate;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.podset.runtime.event.Event;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

@@ -3,7 +3,7 @@ package io.podset.runtime.reconcile;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.podset.runtime.event.EventRecorder;
+import io.podset.runtime.recorder.EventRecorder;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;

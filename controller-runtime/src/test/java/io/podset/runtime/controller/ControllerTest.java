@@ -31,6 +31,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -223,12 +224,12 @@ class ControllerTest {
 
   @Test
   void failures_backOffExponentiallyPerKey_andSuccessResetsTheBackoff() throws Exception {
-    int[] failuresLeft = {3};
+    AtomicInteger failuresLeft = new AtomicInteger(3);
     start(
         builder(
             recording(
                 r -> {
-                  if (failuresLeft[0]-- > 0) {
+                  if (failuresLeft.getAndDecrement() > 0) {
                     throw new IllegalStateException("boom");
                   }
                   return Result.done();
@@ -245,7 +246,7 @@ class ControllerTest {
     }
     awaitIdle();
     // Success forgot the backoff: the next failure starts again at 5 ms.
-    failuresLeft[0] = 1;
+    failuresLeft.set(1);
     replicaSets.update(replicaSet("a", 1), replicaSet("a", 2));
     nextReconcile();
     awaitIdle();

@@ -3,6 +3,7 @@ package io.podset.runtime.controller;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.podset.runtime.cache.IndexFunction;
 import io.podset.runtime.cache.Indexer;
+import io.podset.runtime.event.Event;
 import io.podset.runtime.informer.HandlerRegistration;
 import io.podset.runtime.informer.InformerHealth;
 import io.podset.runtime.informer.ResourceEventHandler;
@@ -48,15 +49,15 @@ final class FakeInformer<T extends HasMetadata> implements SharedInformer<T> {
   }
 
   void add(T object) {
-    handlers.forEach(h -> h.onAdd(object));
+    handlers.forEach(h -> h.onEvent(new Event.Added<>(object)));
   }
 
   void update(T oldObject, T newObject) {
-    handlers.forEach(h -> h.onUpdate(oldObject, newObject));
+    handlers.forEach(h -> h.onEvent(new Event.Updated<>(oldObject, newObject)));
   }
 
   void delete(T object) {
-    handlers.forEach(h -> h.onDelete(object, false));
+    handlers.forEach(h -> h.onEvent(new Event.Deleted<>(object, false)));
   }
 
   private final AtomicInteger inlineHandlers = new AtomicInteger();

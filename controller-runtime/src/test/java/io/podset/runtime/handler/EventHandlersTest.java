@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
-import io.podset.runtime.predicate.Event;
+import io.podset.runtime.event.Event;
 import io.podset.runtime.reconcile.Request;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,7 @@
 package io.podset.runtime.informer;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.podset.runtime.event.Event;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -14,18 +15,18 @@ class Recorder implements ResourceEventHandler<Pod> {
   }
 
   @Override
-  public void onAdd(Pod obj) {
-    events.add("add:" + id(obj));
+  public void onEvent(Event<Pod> event) {
+    events.add(describe(event));
   }
 
-  @Override
-  public void onUpdate(Pod oldObj, Pod newObj) {
-    events.add("update:" + id(oldObj) + "->" + id(newObj));
-  }
-
-  @Override
-  public void onDelete(Pod obj, boolean finalStateUnknown) {
-    events.add((finalStateUnknown ? "tombstone:" : "delete:") + id(obj));
+  static String describe(Event<Pod> event) {
+    if (event instanceof Event.Updated<Pod> update) {
+      return "update:" + id(update.oldObject()) + "->" + id(update.object());
+    }
+    if (event instanceof Event.Deleted<Pod> delete) {
+      return (delete.finalStateUnknown() ? "tombstone:" : "delete:") + id(delete.object());
+    }
+    return "add:" + id(event.object());
   }
 
   void awaitCount(int n) {

@@ -4,6 +4,7 @@ import static io.podset.runtime.informer.Pods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.podset.runtime.event.Event;
 import io.podset.runtime.informer.ScriptedListerWatcher.ListCall;
 import io.podset.runtime.informer.ScriptedListerWatcher.WatchCall;
 import io.podset.runtime.time.ManualClock;
@@ -112,10 +113,9 @@ class ReflectorTest {
     List<String> deletes = new java.util.concurrent.CopyOnWriteArrayList<>();
     WatchCall<Pod> watch = startSynced("10", pod("a", "5"), pod("b", "6"));
     informer.addEventHandler(
-        new ResourceEventHandler<Pod>() {
-          @Override
-          public void onDelete(Pod obj, boolean finalStateUnknown) {
-            deletes.add(obj.getMetadata().getName() + ":" + finalStateUnknown);
+        event -> {
+          if (event instanceof Event.Deleted<Pod> delete) {
+            deletes.add(delete.object().getMetadata().getName() + ":" + delete.finalStateUnknown());
           }
         });
     watch.modified(pod("b", "11"));
@@ -430,6 +430,19 @@ class ReflectorTest {
     server.nextWatch().accept();
     Awaits.until(() -> informer.health().healthy(), "healthy again");
     assertThat(informer.health().lastError()).isNull();
+  }
+
+  @Test
+  void healthError_describesTheApiAnswer_asEveryOtherComponentDoes() {
+    informer(InformerOptions.defaults()).start();
+
+    server.nextList().fail(Pods.forbidden());
+
+    Awaits.until(() -> informer.health().lastError() != null, "list error in health");
+    // One format across the runtime (ApiFailures.describe): the server's message, then the status.
+    assertThat(informer.health().lastError())
+        .startsWith("list of ")
+        .endsWith(" failed: no access (HTTP 403 Forbidden)");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.podset.runtime.informer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.podset.runtime.event.Event;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -198,33 +199,26 @@ class SharedInformerStressTest {
     }
 
     @Override
-    public void onAdd(Pod obj) {
+    public void onEvent(Event<Pod> event) {
       enter();
-      if (versions.put(key(obj), obj.getMetadata().getResourceVersion()) != null) {
-        anomalies.incrementAndGet();
-      }
-      inCall.decrementAndGet();
-    }
-
-    @Override
-    public void onUpdate(Pod oldObj, Pod newObj) {
-      enter();
-      String had = versions.put(key(newObj), newObj.getMetadata().getResourceVersion());
-      if (had == null || !had.equals(oldObj.getMetadata().getResourceVersion())) {
-        anomalies.incrementAndGet();
-      }
-      inCall.decrementAndGet();
-    }
-
-    @Override
-    public void onDelete(Pod obj, boolean finalStateUnknown) {
-      enter();
-      deletes.incrementAndGet();
-      if (finalStateUnknown) {
-        tombstones.incrementAndGet();
-      }
-      if (versions.remove(key(obj)) == null) {
-        anomalies.incrementAndGet();
+      Pod obj = event.object();
+      if (event instanceof Event.Added<Pod>) {
+        if (versions.put(key(obj), obj.getMetadata().getResourceVersion()) != null) {
+          anomalies.incrementAndGet();
+        }
+      } else if (event instanceof Event.Updated<Pod> update) {
+        String had = versions.put(key(obj), obj.getMetadata().getResourceVersion());
+        if (had == null || !had.equals(update.oldObject().getMetadata().getResourceVersion())) {
+          anomalies.incrementAndGet();
+        }
+      } else if (event instanceof Event.Deleted<Pod> delete) {
+        deletes.incrementAndGet();
+        if (delete.finalStateUnknown()) {
+          tombstones.incrementAndGet();
+        }
+        if (versions.remove(key(obj)) == null) {
+          anomalies.incrementAndGet();
+        }
       }
       inCall.decrementAndGet();
     }

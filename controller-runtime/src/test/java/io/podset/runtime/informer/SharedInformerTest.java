@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.podset.runtime.cache.Indexers;
+import io.podset.runtime.event.Event;
 import io.podset.runtime.informer.ScriptedListerWatcher.WatchCall;
 import io.podset.runtime.time.ManualClock;
 import java.time.Duration;
@@ -83,15 +84,15 @@ class SharedInformerTest {
     java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
     HandlerRegistration registration =
         informer.addEventHandler(
-            new ResourceEventHandler<Pod>() {
-              @Override
-              public void onAdd(Pod obj) {
-                entered.countDown();
-                try {
-                  release.await();
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                }
+            event -> {
+              if (!(event instanceof Event.Added)) {
+                return;
+              }
+              entered.countDown();
+              try {
+                release.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
               }
             });
 
@@ -108,12 +109,12 @@ class SharedInformerTest {
   void throwingHandler_doesNotStopOthers_norItself() {
     AtomicInteger thrown = new AtomicInteger();
     informer.addEventHandler(
-        new ResourceEventHandler<Pod>() {
-          @Override
-          public void onAdd(Pod obj) {
-            thrown.incrementAndGet();
-            throw new IllegalStateException("handler bug");
+        event -> {
+          if (!(event instanceof Event.Added)) {
+            return;
           }
+          thrown.incrementAndGet();
+          throw new IllegalStateException("handler bug");
         });
     Recorder healthy = new Recorder();
     informer.addEventHandler(healthy);
@@ -130,21 +131,9 @@ class SharedInformerTest {
     final List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @Override
-    public void onAdd(Pod obj) {
+    public void onEvent(Event<Pod> event) {
       threads.add(Thread.currentThread());
-      super.onAdd(obj);
-    }
-
-    @Override
-    public void onUpdate(Pod oldObj, Pod newObj) {
-      threads.add(Thread.currentThread());
-      super.onUpdate(oldObj, newObj);
-    }
-
-    @Override
-    public void onDelete(Pod obj, boolean finalStateUnknown) {
-      threads.add(Thread.currentThread());
-      super.onDelete(obj, finalStateUnknown);
+      super.onEvent(event);
     }
   }
 
@@ -195,12 +184,12 @@ class SharedInformerTest {
   void throwingInlineHandler_doesNotStopOthers_norItself() {
     AtomicInteger thrown = new AtomicInteger();
     informer.addInlineEventHandler(
-        new ResourceEventHandler<Pod>() {
-          @Override
-          public void onAdd(Pod obj) {
-            thrown.incrementAndGet();
-            throw new IllegalStateException("handler bug");
+        event -> {
+          if (!(event instanceof Event.Added)) {
+            return;
           }
+          thrown.incrementAndGet();
+          throw new IllegalStateException("handler bug");
         });
     Recorder healthy = new Recorder();
     informer.addInlineEventHandler(healthy);
@@ -231,15 +220,15 @@ class SharedInformerTest {
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger slowCalls = new AtomicInteger();
     informer.addEventHandler(
-        new ResourceEventHandler<Pod>() {
-          @Override
-          public void onAdd(Pod obj) {
-            slowCalls.incrementAndGet();
-            try {
-              release.await();
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
+        event -> {
+          if (!(event instanceof Event.Added)) {
+            return;
+          }
+          slowCalls.incrementAndGet();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
           }
         });
     Recorder fast = new Recorder();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.podset.runtime.event.Event;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.podset.runtime.event.Event;
 import io.podset.runtime.expectations.Expectations;
 import io.podset.runtime.informer.InformerOptions;
 import io.podset.runtime.informer.ListerWatchers;
-import io.podset.runtime.informer.ResourceEventHandler;
 import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.informer.SharedInformers;
 import io.podset.runtime.time.Clock;
@@ -74,10 +74,9 @@ class StaleCacheIT {
               Clock.system());
       Expectations<String> expectations = Expectations.create(Clock.system());
       pods.addEventHandler(
-          new ResourceEventHandler<Pod>() {
-            @Override
-            public void onAdd(Pod pod) {
-              expectations.creationObserved(KEY, pod.getMetadata().getUid());
+          event -> {
+            if (event instanceof Event.Added<Pod> added) {
+              expectations.creationObserved(KEY, added.object().getMetadata().getUid());
             }
           });
       Reconcile reconcile =

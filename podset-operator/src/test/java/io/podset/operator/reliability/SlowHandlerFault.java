@@ -1,7 +1,7 @@
 package io.podset.operator.reliability;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.podset.runtime.predicate.Event;
+import io.podset.runtime.event.Event;
 import java.time.Duration;
 import java.util.Random;
 import java.util.function.Predicate;

@@ -1,4 +1,4 @@
-package io.podset.runtime.event;
+package io.podset.runtime.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

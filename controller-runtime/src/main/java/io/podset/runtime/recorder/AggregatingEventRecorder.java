@@ -1,4 +1,4 @@
-package io.podset.runtime.event;
+package io.podset.runtime.recorder;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;

@@ -1,4 +1,4 @@
-package io.podset.runtime.event;
+package io.podset.runtime.recorder;
 
 import java.util.ArrayList;
 import java.util.Collection;

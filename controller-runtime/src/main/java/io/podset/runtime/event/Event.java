@@ -1,4 +1,4 @@
-package io.podset.runtime.predicate;
+package io.podset.runtime.event;
 
 import java.util.Objects;
 
