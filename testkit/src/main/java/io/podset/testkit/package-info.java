@@ -1,7 +1,9 @@
 /**
  * A fake Kubernetes API server for tests: {@link io.podset.testkit.FakeApiServer}, a real HTTP/1.1
- * server on 127.0.0.1 (Vert.x) that the fabric8 client and {@code kubectl} use as a cluster, and
- * {@link io.podset.testkit.WithFakeApiServer}, its JUnit 5 extension.
+ * server on 127.0.0.1 (Vert.x) that the fabric8 client and {@code kubectl} use as a cluster. The
+ * testkit needs no test framework; its JUnit 5 extension, {@code @WithFakeApiServer} (and
+ * {@code @WithRealApiServer}, {@code @WithSimulatedCluster}), is in the artifact {@code
+ * io.podset:testkit-junit5}, package {@code io.podset.testkit.junit5}.
  *
  * <h2>Where things are</h2>
  *

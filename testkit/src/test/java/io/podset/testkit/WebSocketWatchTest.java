@@ -18,20 +18,35 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-@WithFakeApiServer(lifecycle = WithFakeApiServer.Lifecycle.PER_METHOD)
 class WebSocketWatchTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  // A server per test: each starts from an empty store.
+  private FakeApiServer server;
+  private KubernetesClient client;
+
+  @BeforeEach
+  void start() {
+    server = FakeApiServer.start();
+    client = server.client();
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
 
   private static ConfigMap configMap(String name) {
     return new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().build();
   }
 
   @Test
-  void webSocketUpgrade_deliversOneEventPerTextMessage(
-      FakeApiServer server, KubernetesClient client) throws Exception {
+  void webSocketUpgrade_deliversOneEventPerTextMessage() throws Exception {
     client.configMaps().resource(configMap("before")).create();
     BlockingQueue<String> messages = new LinkedBlockingQueue<>();
     URI uri =
@@ -70,7 +85,7 @@ class WebSocketWatchTest {
   }
 
   @Test
-  void fabric8Informer_listsThenFollowsChanges(KubernetesClient client) throws Exception {
+  void fabric8Informer_listsThenFollowsChanges() throws Exception {
     client.configMaps().resource(configMap("listed")).create();
     List<String> seen = new CopyOnWriteArrayList<>();
     SharedIndexInformer<ConfigMap> informer =

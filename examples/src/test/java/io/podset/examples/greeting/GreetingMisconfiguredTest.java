@@ -9,7 +9,7 @@ import io.podset.examples.greeting.GreetingOperator.GreetingSpec;
 import io.podset.runtime.manager.Manager;
 import io.podset.testkit.Eventually;
 import io.podset.testkit.FakeApiServer;
-import io.podset.testkit.WithFakeApiServer;
+import io.podset.testkit.junit5.WithFakeApiServer;
 import java.io.InputStream;
 import org.junit.jupiter.api.Test;
 

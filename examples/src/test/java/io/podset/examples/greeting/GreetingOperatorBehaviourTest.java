@@ -13,7 +13,7 @@ import io.podset.testkit.FakeApiServer;
 import io.podset.testkit.Fault;
 import io.podset.testkit.FaultInjector;
 import io.podset.testkit.FaultRule;
-import io.podset.testkit.WithFakeApiServer;
+import io.podset.testkit.junit5.WithFakeApiServer;
 import org.junit.jupiter.api.Test;
 
 /** The README's operator through a change, drift, deletion and injected server errors. */

@@ -6,7 +6,7 @@ import io.podset.examples.greeting.GreetingOperator.GreetingSpec;
 import io.podset.runtime.manager.Manager;
 import io.podset.runtime.status.Conditions;
 import io.podset.testkit.Eventually;
-import io.podset.testkit.WithFakeApiServer;
+import io.podset.testkit.junit5.WithFakeApiServer;
 import org.junit.jupiter.api.Test;
 
 // tag::test[]

@@ -17,7 +17,7 @@ import io.podset.testkit.FakeApiServer;
 import io.podset.testkit.Fault;
 import io.podset.testkit.FaultInjector;
 import io.podset.testkit.FaultRule;
-import io.podset.testkit.WithFakeApiServer;
+import io.podset.testkit.junit5.WithFakeApiServer;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

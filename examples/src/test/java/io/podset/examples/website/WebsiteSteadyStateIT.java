@@ -13,7 +13,7 @@ import io.podset.testkit.Eventually;
 import io.podset.testkit.FakeApiServer;
 import io.podset.testkit.RequestJournal;
 import io.podset.testkit.RequestMatcher;
-import io.podset.testkit.WithFakeApiServer;
+import io.podset.testkit.junit5.WithFakeApiServer;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -15,7 +15,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.testkit.Eventually;
 import io.podset.testkit.envtest.RealApiServer;
-import io.podset.testkit.envtest.WithRealApiServer;
+import io.podset.testkit.junit5.WithRealApiServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -11,7 +11,7 @@ import io.podset.api.v1alpha1.PodSetDefaults;
 import io.podset.api.v1alpha1.PodSetStatus;
 import io.podset.testkit.Eventually;
 import io.podset.testkit.envtest.SimulatedCluster;
-import io.podset.testkit.envtest.WithSimulatedCluster;
+import io.podset.testkit.junit5.WithSimulatedCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.podset.testkit.FakeApiServer;
 import io.podset.testkit.Fault;
 import io.podset.testkit.FaultRule;
-import io.podset.testkit.WithFakeApiServer;
+import io.podset.testkit.junit5.WithFakeApiServer;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package io.podset.operator.e2e;
 
 import io.podset.testkit.envtest.RealApiServer;
-import io.podset.testkit.envtest.WithRealApiServer;
+import io.podset.testkit.junit5.WithRealApiServer;
 import org.junit.jupiter.api.BeforeAll;
 
 @WithRealApiServer

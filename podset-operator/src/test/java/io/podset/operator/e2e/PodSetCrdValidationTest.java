@@ -1,7 +1,7 @@
 package io.podset.operator.e2e;
 
 import io.podset.testkit.FakeApiServer;
-import io.podset.testkit.WithFakeApiServer;
+import io.podset.testkit.junit5.WithFakeApiServer;
 import org.junit.jupiter.api.BeforeAll;
 
 @WithFakeApiServer

@@ -16,7 +16,7 @@ import io.podset.api.v1alpha1.PodSetSpec;
 import io.podset.runtime.manager.LeaderElectionConfig;
 import io.podset.testkit.Eventually;
 import io.podset.testkit.envtest.RealApiServer;
-import io.podset.testkit.envtest.WithRealApiServer;
+import io.podset.testkit.junit5.WithRealApiServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -44,6 +44,20 @@ public record ControlPlaneBinaries(
   /** The command that builds the binaries, relative to the repository root. */
   public static final String BUILD_COMMAND = "testkit/kube/build-control-plane.sh";
 
+  /** System property that makes missing binaries a failure instead of a skip. */
+  public static final String REQUIRED_PROPERTY = "podset.envtest.required";
+
+  /**
+   * Whether missing binaries must fail the tests that need them rather than skip them: the {@code
+   * CI} environment variable is set to anything but {@code false}, or the system property {@value
+   * #REQUIRED_PROPERTY} is {@code true}. The JUnit extensions of {@code testkit-junit5} follow it.
+   */
+  public static boolean required() {
+    String ci = System.getenv("CI");
+    boolean onCi = ci != null && !ci.isBlank() && !ci.equalsIgnoreCase("false");
+    return onCi || Boolean.getBoolean(REQUIRED_PROPERTY);
+  }
+
   /**
    * Validates the paths.
    *

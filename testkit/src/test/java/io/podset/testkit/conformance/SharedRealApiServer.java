@@ -1,13 +1,16 @@
 package io.podset.testkit.conformance;
 
+import io.podset.testkit.envtest.ControlPlaneBinaries;
+import io.podset.testkit.envtest.ControlPlaneBinariesMissingException;
 import io.podset.testkit.envtest.RealApiServer;
-import io.podset.testkit.envtest.RealApiServerExtension;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * One real control plane for all conformance classes of a test JVM: a start takes seconds, and each
  * class works in its own namespace anyway. The server's shutdown hook stops it when the test JVM
  * exits. Missing binaries skip the suite, or fail it in CI (see {@link
- * RealApiServerExtension#binariesRequired()}).
+ * ControlPlaneBinaries#required()}); the testkit cannot use testkit-junit5's extension, which
+ * depends on it.
  */
 final class SharedRealApiServer {
 
@@ -18,9 +21,16 @@ final class SharedRealApiServer {
 
   static synchronized RealApiServer get() {
     if (server == null) {
-      // The controller manager runs the garbage collector and the namespace controller, which
-      // the deletion conformance tests need.
-      server = RealApiServerExtension.startOrSkip(RealApiServer.builder().withControllerManager());
+      try {
+        // The controller manager runs the garbage collector and the namespace controller, which
+        // the deletion conformance tests need.
+        server = RealApiServer.builder().withControllerManager().start();
+      } catch (ControlPlaneBinariesMissingException e) {
+        if (ControlPlaneBinaries.required()) {
+          throw e;
+        }
+        Assumptions.abort("skipped: " + e.getMessage());
+      }
     }
     return server;
   }

@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.podset.runtime.manager.Manager;
 import io.podset.runtime.status.Conditions;
 import io.podset.testkit.Eventually;
-import io.podset.testkit.WithFakeApiServer;
+import io.podset.testkit.junit5.WithFakeApiServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

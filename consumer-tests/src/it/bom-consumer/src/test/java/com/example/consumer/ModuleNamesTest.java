@@ -13,6 +13,8 @@ class ModuleNamesTest {
   void controllerRuntime_andTestkit_nameTheirModules() throws Exception {
     assertEquals("io.podset.runtime", moduleName(io.podset.runtime.reconcile.Reconciler.class));
     assertEquals("io.podset.testkit", moduleName(io.podset.testkit.FakeApiServer.class));
+    assertEquals(
+        "io.podset.testkit.junit5", moduleName(io.podset.testkit.junit5.WithFakeApiServer.class));
   }
 
   private static String moduleName(Class<?> type) throws Exception {

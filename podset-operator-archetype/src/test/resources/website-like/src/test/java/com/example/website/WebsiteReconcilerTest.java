@@ -11,7 +11,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podset.runtime.manager.Manager;
 import io.podset.runtime.status.Conditions;
 import io.podset.testkit.Eventually;
-import io.podset.testkit.WithFakeApiServer;
+import io.podset.testkit.junit5.WithFakeApiServer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;

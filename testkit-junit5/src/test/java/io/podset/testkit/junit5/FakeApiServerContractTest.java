@@ -1,6 +1,4 @@
-package io.podset.testkit.envtest;
-
-import io.podset.testkit.WithFakeApiServer;
+package io.podset.testkit.junit5;
 
 /** {@link ApiServerContract} on the fake API server. */
 @WithFakeApiServer

@@ -1,5 +1,9 @@
-package io.podset.testkit.envtest;
+package io.podset.testkit.junit5;
 
+import io.podset.testkit.envtest.ControlPlaneBinaries;
+import io.podset.testkit.envtest.RealApiServer;
+import io.podset.testkit.envtest.SimulatedCluster;
+import io.podset.testkit.envtest.SimulatedClusterBuilder;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
@@ -24,7 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * }</pre>
  *
  * <p>Without binaries the tests are skipped with a message saying how to build them, or fail when
- * binaries are required (see {@link RealApiServerExtension#binariesRequired()}).
+ * binaries are required (see {@link ControlPlaneBinaries#required()}).
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -1,5 +1,6 @@
-package io.podset.testkit;
+package io.podset.testkit.junit5;
 
+import io.podset.testkit.FakeApiServer;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;

@@ -1,4 +1,4 @@
-package io.podset.testkit.envtest;
+package io.podset.testkit.junit5;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +11,8 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podset.testkit.Eventually;
+import io.podset.testkit.envtest.ControlPlaneBinaries;
+import io.podset.testkit.envtest.SimulatedCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

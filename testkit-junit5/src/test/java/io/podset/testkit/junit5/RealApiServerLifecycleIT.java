@@ -1,8 +1,9 @@
-package io.podset.testkit.envtest;
+package io.podset.testkit.junit5;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.podset.testkit.envtest.RealApiServer;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.URI;

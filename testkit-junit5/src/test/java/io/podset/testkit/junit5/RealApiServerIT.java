@@ -1,4 +1,4 @@
-package io.podset.testkit.envtest;
+package io.podset.testkit.junit5;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,9 +14,11 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.podset.testkit.Eventually;
+import io.podset.testkit.envtest.RealApiServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -126,21 +128,20 @@ class RealApiServerIT extends ApiServerContract {
                 .build())
         .create();
 
-    Readiness.await(
-        "the RoleBinding to take effect",
-        System.nanoTime() + 30_000_000_000L,
-        List.of(),
-        () -> {
-          try {
-            robot.configMaps().inNamespace(ns).list();
-            return true;
-          } catch (KubernetesClientException e) {
-            if (e.getCode() == 403) {
-              return false;
-            }
-            throw e;
-          }
-        });
+    Eventually.within(Duration.ofSeconds(30))
+        .until(
+            "the RoleBinding to take effect",
+            () -> {
+              try {
+                robot.configMaps().inNamespace(ns).list();
+                return true;
+              } catch (KubernetesClientException e) {
+                if (e.getCode() == 403) {
+                  return false;
+                }
+                throw e;
+              }
+            });
     assertThatThrownBy(
             () ->
                 robot

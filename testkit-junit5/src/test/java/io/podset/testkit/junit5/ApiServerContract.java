@@ -1,4 +1,4 @@
-package io.podset.testkit.envtest;
+package io.podset.testkit.junit5;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

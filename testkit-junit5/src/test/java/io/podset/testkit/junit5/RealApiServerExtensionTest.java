@@ -1,7 +1,9 @@
-package io.podset.testkit.envtest;
+package io.podset.testkit.junit5;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.podset.testkit.envtest.ControlPlaneBinariesMissingException;
+import io.podset.testkit.envtest.RealApiServer;
 import org.junit.jupiter.api.Test;
 import org.opentest4j.TestAbortedException;
 
