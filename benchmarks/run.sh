@@ -7,7 +7,15 @@
 #   benchmarks/run.sh --quick    routine check: every informer, converge and latency contender 3
 #                                times, interleaved and rotated (about 20 minutes on 2 cores)
 #   benchmarks/run.sh --quick workqueue apiserver    only some areas (workqueue, apiserver,
-#                                                    informer, converge, latency, cluster)
+#                                                    informer, converge, latency, cluster,
+#                                                    scale)
+#
+# The scale area (not in a run without areas: about 15 minutes on 2 cores) measures how our cost
+# grows with the work: the operator converging 1k, 3k and 10k PodSets x 3 pods (quick: 100, 300,
+# 1000) and its pod informer syncing 10k, 50k and 100k pods (quick: 1k, 5k, 10k), with time, API
+# calls, the operator's heap after GC, CPU, and the fake server's heap per stored pod, and writes
+# results/<mode>-scale.md (SCALE_PODSETS, SCALE_PODS and SCALE_REPEATS override sizes and the
+# informer's repeats).
 #
 # The cluster area (not in a run without areas: it needs the simulated cluster's binaries of
 # testkit/kube/build-control-plane.sh) converges N ReplicaSets (the real ReplicaSet controller,
@@ -40,9 +48,9 @@ for arg in "$@"; do
   case "$arg" in
     --quick) mode=quick ;;
     --full) mode=full ;;
-    workqueue | apiserver | informer | converge | latency | cluster) areas+=("$arg") ;;
+    workqueue | apiserver | informer | converge | latency | cluster | scale) areas+=("$arg") ;;
     -h | --help)
-      sed -n '2,22p' "$0"
+      sed -n '2,30p' "$0"
       exit 0
       ;;
     *)
@@ -78,6 +86,7 @@ if [[ $mode == quick ]]; then
   informer_sizes=(10000) informer_repeats=${INFORMER_REPEATS:-3}
   converge_podsets=200 converge_repeats=3
   cluster_sizes=(100) cluster_repeats=1
+  scale_podsets=(100 300 1000) scale_pods=(1000 5000 10000)
   latency_rates=1000 latency_seconds=5 latency_repeats=${LATENCY_REPEATS:-3}
 else
   jmh_opts=(-f 3 -wi 3 -w 2s -i 5 -r 2s)
@@ -87,22 +96,25 @@ else
   informer_sizes=(10000 50000) informer_repeats=${INFORMER_REPEATS:-3}
   converge_podsets=1000 converge_repeats=3
   cluster_sizes=(100 300 1000) cluster_repeats=2
+  scale_podsets=(1000 3000 10000) scale_pods=(10000 50000 100000)
   latency_rates=100,1000,5000 latency_seconds=20 latency_repeats=${LATENCY_REPEATS:-3}
 fi
 
 log() { printf '[run.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-# Run-level conditions (conditions.txt): check_quiet <figure scope regex> records whether the
-# machine is quiet before a run: 1-minute load average at most 1.5x the CPUs (the benchmark's own
-# JVMs load at most the CPUs; more is other work sharing them, and then timing says nothing).
+# Run-level conditions (conditions.txt): check_quiet <figure scope regex> [file [before|after]]
+# records whether the machine is quiet before (or after) a run: 1-minute load average at most 1.5x
+# the CPUs (the benchmark's own JVMs load at most the CPUs; more is other work sharing them, and
+# then timing says nothing); into file instead of conditions.txt, it applies to that file only.
 condition() { echo "CONDITION $1 $2 $3 $4" >>"${5:-$raw/conditions.txt}"; }
 check_quiet() {
-  local load bound
+  local load bound file=${2:-$raw/conditions.txt} when=${3:-before}
   load=$(cut -d' ' -f1 /proc/loadavg)
   bound=$(awk -v n="$ncpu" 'BEGIN { print 1.5 * n }')
   if awk -v l="$load" -v b="$bound" 'BEGIN { exit !(l <= b) }'; then
-    condition "$1" quiet_machine ok "load average $load <= $bound before the run"
+    condition "$1" quiet_machine ok "load average $load <= $bound $when the run" "$file"
   else
-    condition "$1" quiet_machine violated "machine busy: load average $load > $bound before the run"
+    condition "$1" quiet_machine violated \
+      "machine busy: load average $load > $bound $when the run" "$file"
   fi
 }
 has_area() { [[ " ${areas[*]} " == *" $1 "* ]]; }
@@ -366,6 +378,51 @@ if has_area cluster; then
   log "table written to $cluster_table"
   # The cluster area writes its own table; the report covers the other areas.
   [[ "${areas[*]}" != cluster ]] || exit 0
+fi
+
+if has_area scale; then
+  # One run per size: the operator's JVM and the server's, as the converge area; then the operator's
+  # pod informer against a seeded server, warmed, SCALE_REPEATS fresh JVMs per size. Each run's
+  # load average before and after goes into its own files' conditions.
+  read -r -a scale_podsets <<<"${SCALE_PODSETS:-${scale_podsets[*]}}"
+  read -r -a scale_pods <<<"${SCALE_PODS:-${scale_pods[*]}}"
+  scale_repeats=${SCALE_REPEATS:-3}
+  for n in "${scale_podsets[@]}"; do
+    log "scale: ours converges $n PodSets x 3 pods"
+    quiet=$raw/scale-quiet.tmp
+    rm -f "$quiet"
+    check_quiet 'operator\.converge_.*' "$quiet"
+    start_main "scale-converge-$n" io.podset.benchmarks.operator.ConvergeServer "$n" 3 10
+    run_contender "scale-converge-$n" io.podset.benchmarks.operator.ConvergeContender \
+      ours "$server_url" "$n"
+    stop_server
+    check_quiet 'operator\.converge_.*' "$quiet" after
+    cat "$quiet" >>"$server_out"
+    cat "$quiet" >>"$raw/contender-scale-converge-$n-$server_runs.txt"
+  done
+  for pods in "${scale_pods[@]}"; do
+    label=$( ((pods % 1000 == 0)) && echo "$((pods / 1000))k" || echo "$pods")
+    log "scale: seeding $pods pods"
+    start_server ours --pods "$pods"
+    warm_lists "$server_url"
+    for ((rep = 1; rep <= scale_repeats; rep++)); do
+      log "scale: the operator's pod informer syncs $pods pods (repeat $rep/$scale_repeats)"
+      out="$raw/scale-informer-$label-$rep.txt"
+      condition 'informer\..*' server_warmed ok "untimed full and paged lists before the runs" "$out"
+      check_quiet 'informer\..*' "$out"
+      # shellcheck disable=SC2086 # CONTENDER_JAVA_OPTS holds several options
+      "${client_java[@]}" -Xmx6g ${CONTENDER_JAVA_OPTS:-} \
+        io.podset.benchmarks.informer.InformerSync ours-operator "$server_url" "$pods" "$label" \
+        >>"$out"
+      check_quiet 'informer\..*' "$out" after
+    done
+    stop_server
+  done
+  echo "- wall time: ${SECONDS} s, build included; load average at the end $(cut -d' ' -f1-3 /proc/loadavg)" \
+    >>"$raw/meta.md"
+  java -cp "$cp" io.podset.benchmarks.report.ScaleReport "$raw" "$results/$mode-scale.md" "$mode"
+  log "table written to $results/$mode-scale.md"
+  [[ "${areas[*]}" != scale ]] || exit 0
 fi
 
 log "report"

@@ -5,11 +5,15 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.okhttp.OkHttpClientFactory;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
+import io.podset.benchmarks.Heap;
 import io.podset.benchmarks.report.ResultLine;
 import io.podset.operator.PodSetController;
 import io.podset.operator.PodSetReconciler;
@@ -21,6 +25,7 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
 /**
@@ -34,11 +39,14 @@ import java.util.function.IntSupplier;
  * {@code informer.sync_cpu.<label>} (ms of CPU used by the whole JVM during the sync, JIT and GC
  * included: less sensitive than wall time to other load on a shared machine), {@code
  * informer.retained_per_object.<label>} (B/object) and {@code informer.peak_heap.<label>} (MB).
- * {@code ours-operator} prints only {@code informer.operator_cache_per_pod.<label>} (B/object, as
+ * {@code ours-operator} prints {@code informer.operator_cache_per_pod.<label>} (B/object, as
  * contender {@code ours}), which each fabric8 contender prints too, with its default cache: the
- * operator's pod cache against fabric8's. Retained heap is what the whole JVM keeps after the sync
- * minus what it kept before, so the client's own buffers count too. Peak heap is the sum of the
- * heap pools' peaks. Neither client has a client-side rate limit in this configuration.
+ * operator's pod cache against fabric8's; and, without peers (for the scale benchmark), {@code
+ * informer.operator_sync_time}, {@code operator_sync_cpu}, {@code operator_peak_heap} and {@code
+ * operator_api_calls} (the requests the client sent from start to synced: list pages and the watch,
+ * counted by a fabric8 interceptor). Retained heap is what the whole JVM keeps after the sync minus
+ * what it kept before, so the client's own buffers count too. Peak heap is the sum of the heap
+ * pools' peaks. Neither client has a client-side rate limit in this configuration.
  */
 public final class InformerSync {
 
@@ -47,6 +55,9 @@ public final class InformerSync {
 
   /** The figure of heap per pod in the PodSet operator's cache (its pod projection). */
   static final String OPERATOR_CACHE = "informer.operator_cache_per_pod.";
+
+  /** The prefix of the operator pod informer's sync time and CPU figures. */
+  static final String OPERATOR_SYNC = "informer.operator_sync_";
 
   private InformerSync() {}
 
@@ -77,11 +88,25 @@ public final class InformerSync {
             .withMaxConcurrentRequests(1_000)
             .withMaxConcurrentRequestsPerHost(1_000)
             .build();
+    // Every request the client sends (list pages, the watch), counted as fabric8 sends them.
+    LongAdder requests = new LongAdder();
+    Interceptor counter =
+        new Interceptor() {
+          @Override
+          public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+            requests.increment();
+          }
+        };
     try (KubernetesClient client =
-        new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(backend).build()) {
-      long baseline = usedAfterGc();
+        new KubernetesClientBuilder()
+            .withConfig(config)
+            .withHttpClientFactory(backend)
+            .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count", counter))
+            .build()) {
+      long baseline = Heap.usedAfterGc();
       resetPeaks();
       long startCpu = processCpuNanos();
+      long startRequests = requests.sum();
       long start = System.nanoTime();
       AutoCloseable informer;
       IntSupplier size;
@@ -109,20 +134,26 @@ public final class InformerSync {
       }
       double syncMillis = (System.nanoTime() - start) / 1e6;
       double cpuMillis = (processCpuNanos() - startCpu) / 1e6;
+      long calls = requests.sum() - startRequests;
       long peak = peakHeap();
       int cached = size.getAsInt();
       if (cached != expected) {
         throw new IllegalStateException(
             contender + " synced with " + cached + " pods cached, expected " + expected);
       }
-      long retained = usedAfterGc() - baseline;
+      long retained = Heap.usedAfterGc() - baseline;
       // Keep the informer and its cache reachable until the heap has been measured.
       int stillCached = size.getAsInt();
       informer.close();
       double perPod = (double) retained / stillCached;
       if (contender.equals("ours-operator")) {
-        // Only this figure: against the peers' default caches (their retained_per_object).
+        // Against the peers' default caches (their retained_per_object); the operator's own
+        // figures (the scale benchmark's) have no peers.
         print(OPERATOR_CACHE + label, "ours", perPod, "B/object");
+        print(OPERATOR_SYNC + "time." + label, "ours", syncMillis, "ms");
+        print(OPERATOR_SYNC + "cpu." + label, "ours", cpuMillis, "ms");
+        print("informer.operator_peak_heap." + label, "ours", peak / (1024.0 * 1024.0), "MB");
+        print("informer.operator_api_calls." + label, "ours", calls, "calls");
         return;
       }
       if (!contender.equals("ours")) {
@@ -146,21 +177,6 @@ public final class InformerSync {
       return os.getProcessCpuTime();
     }
     throw new IllegalStateException("this JVM does not report its process CPU time");
-  }
-
-  /** Heap in use after full collections, once it stops shrinking. */
-  private static long usedAfterGc() throws InterruptedException {
-    long previous = Long.MAX_VALUE;
-    for (int i = 0; i < 5; i++) {
-      System.gc();
-      Thread.sleep(50); // let reference processing and cleaners finish between collections
-      long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-      if (used >= previous) {
-        return Math.min(used, previous);
-      }
-      previous = used;
-    }
-    return previous;
   }
 
   private static void resetPeaks() {

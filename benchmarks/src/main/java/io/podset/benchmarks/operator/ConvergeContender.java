@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.podset.api.v1alpha1.PodSet;
+import io.podset.benchmarks.Heap;
+import io.podset.benchmarks.report.ResultLine;
 import io.podset.operator.PodSetController;
 import io.podset.operator.PodSetOptions;
 import io.podset.runtime.cache.Indexers;
@@ -20,7 +22,11 @@ import java.util.Map;
  * Benchmark 3, contender side: runs one PodSet operator against the server until standard input
  * closes (or the JVM is stopped), after announcing itself ({@link Control}).
  *
- * <p>Usage: {@code ConvergeContender <ours|seed-loop|josdk> <server url>}.
+ * <p>Usage: {@code ConvergeContender <ours|seed-loop|josdk> <server url> [<figure label>]}. With a
+ * label (the scale benchmark's), it prints at the end of input, as {@link ResultLine}s: {@code
+ * operator.converge_cpu.<label>} (ms of CPU the whole JVM used from its announcement to the end of
+ * input: JIT and GC included) and {@code operator.converge_heap.<label>} (B: heap after full GCs
+ * while the operator still runs, minus the heap after full GCs before it was created).
  *
  * <ul>
  *   <li>{@code ours}: the operator's real wiring, {@link PodSetController} with default options and
@@ -39,13 +45,17 @@ public final class ConvergeContender {
 
   /** Runs the contender; see the class documentation. */
   public static void main(String[] args) throws Exception {
-    if (args.length != 2 || !CONTENDERS.contains(args[0])) {
+    if (args.length < 2 || args.length > 3 || !CONTENDERS.contains(args[0])) {
       throw new IllegalArgumentException(
-          "usage: ConvergeContender <" + String.join("|", CONTENDERS) + "> <server url>");
+          "usage: ConvergeContender <"
+              + String.join("|", CONTENDERS)
+              + "> <server url> [<figure label>]");
     }
     String contender = args[0];
     URI url = URI.create(args[1]);
+    String label = args.length == 3 ? args[2] : null;
     try (KubernetesClient client = Control.client(url, null)) {
+      long baseline = label == null ? 0 : Heap.usedAfterGc();
       AutoCloseable running =
           switch (contender) {
             case "ours" -> ours(client);
@@ -56,12 +66,23 @@ public final class ConvergeContender {
       System.err.println(contender + " running");
       CpuUse announced = CpuUse.now();
       ConvergeServer.awaitEndOfInput(System.in);
-      System.err.println(
-          contender + " from its announcement to the end: " + CpuUse.now().since(announced));
+      CpuUse end = CpuUse.now();
+      System.err.println(contender + " from its announcement to the end: " + end.since(announced));
+      if (label != null) {
+        // Measured while the operator still runs: its caches, queues and informers are live.
+        long retained = Heap.usedAfterGc() - baseline;
+        print("operator.converge_cpu." + label, contender, end.cpuMillisSince(announced), "ms");
+        print("operator.converge_heap." + label, contender, retained, "B");
+      }
       running.close();
     }
     // java-operator-sdk leaves non-daemon threads behind after stop().
     System.exit(0);
+  }
+
+  private static void print(String figure, String contender, double value, String unit) {
+    System.out.println(new ResultLine(figure, contender, value, unit).format());
+    System.out.flush();
   }
 
   private static AutoCloseable ours(KubernetesClient client) {

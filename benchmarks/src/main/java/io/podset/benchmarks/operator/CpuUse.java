@@ -42,6 +42,11 @@ record CpuUse(long cpuNanos, long javaNanos, long jitMillis, long gcMillis) {
     return new CpuUse(cpu, java, jitMillis, gcMillis);
   }
 
+  /** The process's CPU time from {@code start} to this, in ms. */
+  double cpuMillisSince(CpuUse start) {
+    return (cpuNanos - start.cpuNanos) / 1e6;
+  }
+
   /** One line: the CPU, JIT and GC time spent from {@code start} to this. */
   String since(CpuUse start) {
     return String.format(

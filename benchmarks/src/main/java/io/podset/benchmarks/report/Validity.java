@@ -35,9 +35,11 @@ public final class Validity {
           Need.of("operator\\.latency_.*", "server_rate", "server_round_trip", "quiet_machine"),
           Need.of(
               "informer\\.sync_(time|cpu)\\..*", "server_warmed", "order_rotated", "quiet_machine"),
-          Need.of("operator\\.converge_time\\..*", "quiet_machine"),
+          Need.of("informer\\.operator_sync_(time|cpu)\\..*", "server_warmed", "quiet_machine"),
+          Need.of("operator\\.converge_(time|cpu)\\..*", "quiet_machine"),
           Need.of("workqueue\\.(?!.*\\.alloc$).*", "quiet_machine"),
-          Need.of("apiserver\\..*", "quiet_machine"));
+          // The server's heap per stored object is memory: it needs nothing.
+          Need.of("apiserver\\.(?!stored_per_object\\.).*", "quiet_machine"));
 
   /** One measured value with the conditions checked where it was measured. */
   public record Sample(ResultLine result, List<Condition> conditions) {
@@ -67,10 +69,19 @@ public final class Validity {
    * checked it; empty when valid.
    */
   public static List<String> reasons(String figure, String peer, List<Sample> samples) {
+    return reasons(figure, List.of("ours", peer), samples);
+  }
+
+  /**
+   * Why the samples of {@code figure} measured for {@code sides} (contenders) are invalid, as
+   * {@link #reasons(String, String, List)}; for figures without a peer, such as the scale
+   * benchmark's.
+   */
+  public static List<String> reasons(String figure, List<String> sides, List<Sample> samples) {
     List<String> reasons = new ArrayList<>();
     for (String need : needs(figure)) {
       boolean unchecked = false;
-      for (String side : List.of("ours", peer)) {
+      for (String side : sides) {
         List<String> violated = new ArrayList<>();
         for (Sample sample : samples) {
           if (!sample.result().figure().equals(figure)

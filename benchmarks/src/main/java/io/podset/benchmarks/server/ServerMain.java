@@ -1,11 +1,15 @@
 package io.podset.benchmarks.server;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.podset.benchmarks.Heap;
 import io.podset.benchmarks.report.ResultLine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -19,13 +23,25 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code --startups R} it first measures start-up: the first start in this fresh JVM ({@code
  * apiserver.cold_startup}) and the median of {@code R} further starts ({@code apiserver.startup}),
  * printed as {@link ResultLine}s. With {@code --pods N} it creates {@code K} namespaces (default
- * 10) and {@code N} pods spread over them, through HTTP with 8 threads, before it is ready.
+ * 10) and {@code N} pods spread over them (each namespace's owned by one ReplicaSet), through HTTP
+ * with 8 threads, before it is ready, and prints {@code apiserver.stored_per_object.<N as 10k>}
+ * (B/object: the heap after full GCs after seeding minus before, over the pods: what the server
+ * keeps per stored pod, its history entry included).
  */
 public final class ServerMain {
 
   private static final int SEED_THREADS = 8;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The figure of the server's heap per stored pod. */
+  static final String STORED = "apiserver.stored_per_object.";
 
   private ServerMain() {}
+
+  /** {@code 10k} for 10000 pods (as run.sh labels sizes), the number otherwise. */
+  static String label(int pods) {
+    return pods % 1000 == 0 ? pods / 1000 + "k" : Integer.toString(pods);
+  }
 
   /** Runs the server until standard input closes. */
   public static void main(String[] args) throws Exception {
@@ -55,11 +71,15 @@ public final class ServerMain {
     }
     try (ServerKind.RunningServer server = kind.start(history)) {
       if (pods > 0) {
+        long before = Heap.usedAfterGc();
         long start = System.nanoTime();
         seed(new Http(server.url()), pods, namespaces);
         System.err.printf(
             "seeded %d pods in %d namespaces in %.1f s%n",
             pods, namespaces, (System.nanoTime() - start) / 1e9);
+        double perPod = (double) (Heap.usedAfterGc() - before) / pods;
+        System.out.println(
+            new ResultLine(STORED + label(pods), kind.contender(), perPod, "B/object").format());
       }
       System.out.println("READY " + server.url());
       System.out.flush();
@@ -89,15 +109,24 @@ public final class ServerMain {
     return elapsed;
   }
 
-  /** Creates the namespaces, then the pods with {@value #SEED_THREADS} threads. */
+  /**
+   * Creates the namespaces, each with the ReplicaSet that owns its pods, then the pods with {@value
+   * #SEED_THREADS} threads.
+   */
   static void seed(Http http, int pods, int namespaces) throws Exception {
+    Map<String, String> ownerUids = new HashMap<>();
     for (int n = 0; n < namespaces; n++) {
+      String ns = Pods.namespace(n, namespaces);
       http.send(
           "POST",
           "/api/v1/namespaces",
-          "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"bench-"
-              + n
-              + "\"}}");
+          "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + ns + "\"}}");
+      String owner =
+          http.send(
+              "POST",
+              "/apis/apps/v1/namespaces/" + ns + "/replicasets",
+              Pods.ownerJson(pods / namespaces));
+      ownerUids.put(ns, JSON.readTree(owner).path("metadata").path("uid").asText());
     }
     AtomicInteger next = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(SEED_THREADS);
@@ -109,7 +138,10 @@ public final class ServerMain {
                 () -> {
                   for (int i = next.getAndIncrement(); i < pods; i = next.getAndIncrement()) {
                     String ns = Pods.namespace(i, namespaces);
-                    http.send("POST", "/api/v1/namespaces/" + ns + "/pods", Pods.json(i, ns));
+                    http.send(
+                        "POST",
+                        "/api/v1/namespaces/" + ns + "/pods",
+                        Pods.json(i, ns, ownerUids.get(ns)));
                   }
                   return null;
                 }));

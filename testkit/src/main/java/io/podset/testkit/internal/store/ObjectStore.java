@@ -21,8 +21,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *
  * <p>All state is guarded by {@link #lock}. Writes, history appends and watch dispatch happen under
  * it, so every watcher sees changes in revision order without gaps. Stored objects are immutable: a
- * writer builds a new object and the store stamps its resourceVersion before publishing it. Commit
- * listeners and watchers run under the lock and must not block.
+ * writer builds a new object and the store stamps its resourceVersion and stores a frozen copy
+ * ({@link FrozenJson}: compact, and writing to it throws) before publishing it. Commit listeners
+ * and watchers run under the lock and must not block.
  */
 public final class ObjectStore {
 
@@ -145,11 +146,14 @@ public final class ObjectStore {
       if (next == null) {
         ObjectNode last = current.deepCopy();
         Json.metadata(last).put("resourceVersion", Long.toString(rv));
+        last = FrozenJson.freeze(last);
         map.remove(key);
         changes.remove(key);
         event = new StoredEvent(rv, StoredEvent.Type.DELETED, storageKey, key, last, current);
       } else {
         Json.metadata(next).put("resourceVersion", Long.toString(rv));
+        // Stored compactly and read-only (a pod costs a third of its parsed tree): FrozenJson.
+        next = FrozenJson.freeze(next);
         map.put(key, next);
         StoredEvent.Type type =
             current == null ? StoredEvent.Type.ADDED : StoredEvent.Type.MODIFIED;
