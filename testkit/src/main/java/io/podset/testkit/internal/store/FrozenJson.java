@@ -1,4 +1,4 @@
-package io.podset.testkit;
+package io.podset.testkit.internal.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -1,4 +1,4 @@
-package io.podset.testkit;
+package io.podset.testkit.internal.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.podset.testkit.internal.resource.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
