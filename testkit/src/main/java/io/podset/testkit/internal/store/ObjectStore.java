@@ -58,7 +58,7 @@ public final class ObjectStore {
 
   /** The outcome of a write. */
   public record WriteResult(ObjectNode object, StoredEvent event) {
-    boolean changed() {
+    public boolean changed() {
       return event != null;
     }
   }
@@ -208,6 +208,14 @@ public final class ObjectStore {
 
   /** The objects of one resource whose keys start with {@code keyPrefix}, at a revision. */
   public ListSnapshot list(String storageKey, String keyPrefix, Long atRevision) {
+    return list(storageKey, keyPrefix, null, atRevision);
+  }
+
+  /**
+   * The objects of one resource whose keys start with {@code keyPrefix} and follow {@code afterKey}
+   * (null: from the first), at a revision: the rest of a paged list.
+   */
+  public ListSnapshot list(String storageKey, String keyPrefix, String afterKey, Long atRevision) {
     synchronized (lock) {
       NavigableMap<String, ObjectNode> map = objects.getOrDefault(storageKey, new TreeMap<>());
       long at = atRevision == null ? revision : atRevision;
@@ -218,7 +226,11 @@ public final class ObjectStore {
         map = stateAt(storageKey, map, at);
       }
       List<ObjectNode> result = new ArrayList<>();
-      for (Map.Entry<String, ObjectNode> e : map.tailMap(keyPrefix, true).entrySet()) {
+      NavigableMap<String, ObjectNode> tail =
+          afterKey != null && afterKey.compareTo(keyPrefix) >= 0
+              ? map.tailMap(afterKey, false)
+              : map.tailMap(keyPrefix, true);
+      for (Map.Entry<String, ObjectNode> e : tail.entrySet()) {
         if (!e.getKey().startsWith(keyPrefix)) {
           break;
         }

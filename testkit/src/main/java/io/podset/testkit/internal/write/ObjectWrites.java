@@ -228,8 +228,9 @@ public final class ObjectWrites {
                 }
                 return candidate;
               });
-      // The store answers with the object the mutation returned: the candidate once created.
-      if (result.object() == candidate) {
+      // Created: a new revision (the store keeps a frozen copy of the candidate), or, dry run,
+      // the candidate itself; a taken generated name is neither.
+      if (result.changed() || result.object() == candidate) {
         return ApiResponse.json(201, ObjectMeta.render(type, result.object()));
       }
     }
