@@ -37,7 +37,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** ListerWatchers (and the transport under it) against a minimal HTTP server speaking list and watch. */
+/**
+ * ListerWatchers (and the transport under it) against a minimal HTTP server speaking list and
+ * watch.
+ */
 class ListerWatchersIT {
 
   /** Generous: the first requests load and warm up the whole HTTP stack on a busy machine. */
