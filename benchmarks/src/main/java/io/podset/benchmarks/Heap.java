@@ -1,9 +1,13 @@
 package io.podset.benchmarks;
 
 import java.lang.management.ManagementFactory;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
 
 /** What this JVM's heap retains: the heap in use after full collections. */
 public final class Heap {
+
+  private static final long REFERENCE_PROCESSING_TIMEOUT_MILLIS = 10_000;
 
   private Heap() {}
 
@@ -16,8 +20,7 @@ public final class Heap {
   public static long usedAfterGc() throws InterruptedException {
     long previous = Long.MAX_VALUE;
     for (int i = 0; i < 5; i++) {
-      System.gc();
-      Thread.sleep(50); // let reference processing and cleaners finish between collections
+      collectAndAwaitReferenceProcessing();
       long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
       if (used >= previous) {
         return Math.min(used, previous);
@@ -25,5 +28,23 @@ public final class Heap {
       previous = used;
     }
     return previous;
+  }
+
+  /**
+   * A full collection, then a wait until the collector has enqueued a sentinel's reference: what
+   * the collection freed is then accounted for, and cleaners it triggered have been handed their
+   * work.
+   */
+  private static void collectAndAwaitReferenceProcessing() throws InterruptedException {
+    ReferenceQueue<Object> queue = new ReferenceQueue<>();
+    WeakReference<Object> sentinel = new WeakReference<>(new Object(), queue);
+    System.gc();
+    if (queue.remove(REFERENCE_PROCESSING_TIMEOUT_MILLIS) == null) {
+      throw new IllegalStateException(
+          "the collector did not process references within "
+              + REFERENCE_PROCESSING_TIMEOUT_MILLIS
+              + " ms after System.gc() (is -XX:+DisableExplicitGC set?)");
+    }
+    sentinel.clear();
   }
 }

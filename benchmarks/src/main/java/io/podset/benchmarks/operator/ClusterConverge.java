@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetDefaults;
 import io.podset.api.v1alpha1.PodSetSpec;
+import io.podset.testkit.Eventually;
 import io.podset.testkit.envtest.SimulatedCluster;
 import io.podset.testkit.envtest.SimulatedClusterBuilder;
 import java.io.IOException;
@@ -216,18 +217,7 @@ public final class ClusterConverge {
   }
 
   static void await(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + PHASE_TIMEOUT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("timed out waiting for " + what);
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted waiting for " + what, e);
-      }
-    }
+    Eventually.within(PHASE_TIMEOUT).until(what, condition);
   }
 
   private static void deleteRecursively(Path dir) throws IOException {

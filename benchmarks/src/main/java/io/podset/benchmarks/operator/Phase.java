@@ -1,8 +1,10 @@
 package io.podset.benchmarks.operator;
 
+import io.podset.testkit.Eventually;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 /** One phase of a {@link ClusterConverge} run: its wall time, CPU per process and audit marks. */
@@ -24,12 +26,15 @@ record Phase(
       Path auditLog,
       long startNanos,
       long endNanos) {
-    // The audit backend writes in batches: give it a moment to flush the phase's requests.
-    try {
-      Thread.sleep(2000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    // The audit backend writes in batches: wait until the log stops growing (two reads half a
+    // second apart agree) so the phase's last requests are counted.
+    AtomicLong last = new AtomicLong(-1);
+    Eventually.within(Duration.ofSeconds(30))
+        .polling(Duration.ofMillis(500))
+        .until(
+            "the audit log to settle",
+            () -> AuditCounts.mark(auditLog).lines(),
+            lines -> last.getAndSet(lines) == lines);
     return new Phase(
         name,
         Duration.ofNanos(endNanos - startNanos),
