@@ -22,6 +22,7 @@ import io.podset.testkit.internal.store.ObjectStore;
 import io.podset.testkit.internal.tables.Tables;
 import io.podset.testkit.internal.write.DeleteOptions;
 import io.podset.testkit.internal.write.ObjectWrites;
+import io.podset.testkit.internal.write.RequestBodies;
 import io.podset.testkit.internal.write.Scales;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -262,7 +263,7 @@ public final class ApiRouter implements RequestFilter.Chain {
         return ApiResponse.json(200, Scales.toScale(type, reads.find(type, ns, name)));
       }
       case "PUT" -> {
-        ObjectNode body = ObjectWrites.parseObject(request);
+        ObjectNode body = RequestBodies.object(request);
         ApiResponse response =
             writes.commitUpdate(
                 type,
@@ -273,7 +274,7 @@ public final class ApiRouter implements RequestFilter.Chain {
         return scaleOf(type, response);
       }
       case "PATCH" -> {
-        com.fasterxml.jackson.databind.JsonNode patch = ObjectWrites.parsePatch(type, request);
+        com.fasterxml.jackson.databind.JsonNode patch = RequestBodies.patch(type, request);
         ApiResponse response =
             writes.commitUpdate(
                 type,
@@ -283,7 +284,7 @@ public final class ApiRouter implements RequestFilter.Chain {
                 current -> {
                   ObjectNode scale = Scales.toScale(type, current);
                   com.fasterxml.jackson.databind.JsonNode patched =
-                      ObjectWrites.applyPatch(request.contentType(), scale, patch);
+                      RequestBodies.applyPatch(request.contentType(), scale, patch);
                   return Scales.applyScale(type, current, patched);
                 });
         return scaleOf(type, response);
