@@ -19,11 +19,8 @@ final class ContainerStatuses {
 
   /** A container killed for an image change and started again on {@code image}. */
   static void restartedOn(ObjectNode s, String image, String time) {
-    ObjectNode terminated = s.putObject("lastState").putObject("terminated");
-    terminated.put("exitCode", 137);
-    terminated.put("reason", "Error");
-    terminated.put("startedAt", s.path("state").path("running").path("startedAt").asText(time));
-    terminated.put("finishedAt", time);
+    String startedAt = s.path("state").path("running").path("startedAt").asText(time);
+    terminated(s.putObject("lastState"), 137, "Error", startedAt, time);
     s.put("image", image);
     s.put("imageID", "sha256:" + sha256(image));
     s.put("containerID", "containerd://" + sha256(s.path("name").asText() + image + time));
@@ -53,11 +50,7 @@ final class ContainerStatuses {
     waiting.put("reason", "CrashLoopBackOff");
     waiting.put(
         "message", "back-off restarting failed container " + s.path("name").asText() + " (exit 1)");
-    ObjectNode terminated = s.putObject("lastState").putObject("terminated");
-    terminated.put("exitCode", 1);
-    terminated.put("reason", "Error");
-    terminated.put("startedAt", time);
-    terminated.put("finishedAt", time);
+    terminated(s.putObject("lastState"), 1, "Error", time, time);
   }
 
   private static String sha256(String value) {
@@ -68,5 +61,15 @@ final class ContainerStatuses {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is not available", e);
     }
+  }
+
+  /** Sets {@code terminated} in a container's {@code state} or {@code lastState}. */
+  static void terminated(
+      ObjectNode state, int exitCode, String reason, String startedAt, String finishedAt) {
+    ObjectNode terminated = state.putObject("terminated");
+    terminated.put("exitCode", exitCode);
+    terminated.put("reason", reason);
+    terminated.put("startedAt", startedAt);
+    terminated.put("finishedAt", finishedAt);
   }
 }

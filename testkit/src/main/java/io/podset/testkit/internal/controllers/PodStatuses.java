@@ -165,11 +165,7 @@ final class PodStatuses {
       ObjectNode s = ContainerStatuses.created(c, time);
       s.put("ready", true);
       s.put("started", false);
-      ObjectNode terminated = s.putObject("state").putObject("terminated");
-      terminated.put("exitCode", 0);
-      terminated.put("reason", "Completed");
-      terminated.put("startedAt", time);
-      terminated.put("finishedAt", time);
+      ContainerStatuses.terminated(s.putObject("state"), 0, "Completed", time, time);
       initStatuses.add(s);
     }
     if (!initStatuses.isEmpty()) {
@@ -180,11 +176,7 @@ final class PodStatuses {
       ObjectNode s = ContainerStatuses.created(c, time);
       if (failed) {
         s.put("started", false);
-        ObjectNode terminated = s.putObject("state").putObject("terminated");
-        terminated.put("exitCode", 1);
-        terminated.put("reason", "Error");
-        terminated.put("startedAt", time);
-        terminated.put("finishedAt", time);
+        ContainerStatuses.terminated(s.putObject("state"), 1, "Error", time, time);
       } else if (fate == PodFate.CRASH_LOOP) {
         ContainerStatuses.crashed(s, restarts, time);
       } else {

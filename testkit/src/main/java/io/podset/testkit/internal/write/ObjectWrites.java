@@ -73,15 +73,7 @@ public final class ObjectWrites {
     RequestBodies.checkName(body, name);
     List<String> warnings = FieldValidation.check(type, body, request);
     return FieldValidation.withWarnings(
-        commitUpdate(
-            type,
-            namespace,
-            name,
-            target,
-            dryRun(request),
-            ManagedFields.manager(request),
-            current -> body),
-        warnings);
+        commitUpdate(type, namespace, name, target, request, current -> body), warnings);
   }
 
   /** PATCH of an object or its status. */
@@ -102,8 +94,7 @@ public final class ObjectWrites {
             namespace,
             name,
             target,
-            dryRun(request),
-            ManagedFields.manager(request),
+            request,
             current -> {
               JsonNode patched =
                   RequestBodies.applyPatch(contentType, ObjectMeta.render(type, current), patch);
@@ -192,6 +183,18 @@ public final class ObjectWrites {
   @FunctionalInterface
   public interface Desired {
     ObjectNode from(ObjectNode current);
+  }
+
+  /** An update a client asked for: its dry run, its manager gets the managedFields entry. */
+  private ApiResponse commitUpdate(
+      ResourceType type,
+      String namespace,
+      String name,
+      Target target,
+      ApiRequest request,
+      Desired desired) {
+    return commitUpdate(
+        type, namespace, name, target, dryRun(request), ManagedFields.manager(request), desired);
   }
 
   /** An update by the server itself (scale, garbage collection): no managedFields entry. */
