@@ -11,7 +11,8 @@ import java.util.HexFormat;
 /**
  * The status of one container as the simulated kubelet writes it: a new one (image id and container
  * id derived from the image and the time), one crashed in CrashLoopBackOff, one restarted on a new
- * image. Each method changes the status it is given, under the store's lock.
+ * image, a terminated state. Apart from {@code created}, each method changes the status it is
+ * given, under the store's lock.
  */
 final class ContainerStatuses {
 

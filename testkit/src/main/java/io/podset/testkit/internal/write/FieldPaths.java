@@ -14,10 +14,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Field paths as {@code managedFields} hold them (FieldsV1): the leaf fields of an object, list
- * elements by merge key ({@code k:{"name":"app"}}) in the lists strategic merge merges and by value
- * or index elsewhere; reading and writing FieldsV1 documents, the value at a path, removing a path,
- * and the path as messages show it.
+ * Field paths as {@code managedFields} hold them (FieldsV1): the leaf fields of an object; the
+ * elements of the lists strategic merge merges by key as {@code k:{"name":"app"}} with their
+ * fields, any other list as one leaf, and finalizers by value ({@code v:"x"}); labels and
+ * annotations of metadata. Reading and writing FieldsV1 documents, the value at a path, removing a
+ * path, and the path as messages show it.
  */
 final class FieldPaths {
 
