@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A real HTTP/1.1 server on 127.0.0.1 that speaks the Kubernetes API in JSON, for tests: the
@@ -150,7 +151,7 @@ public abstract sealed class FakeApiServer implements AutoCloseable permits Vert
     Clock clock = Clock.system();
     String kubernetesVersion = "v1.34.4";
     int port;
-    KubeletOptions kubelet;
+    @Nullable KubeletOptions kubelet;
 
     Builder() {}
 

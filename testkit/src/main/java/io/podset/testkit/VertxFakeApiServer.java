@@ -53,6 +53,7 @@ import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,7 +66,7 @@ final class VertxFakeApiServer extends FakeApiServer {
 
   private static final Object VERTX_LOCK = new Object();
   // Guarded by VERTX_LOCK: one event-loop group shared by every server in the JVM.
-  private static Vertx sharedVertx;
+  private static @Nullable Vertx sharedVertx;
 
   private final HttpServer http;
   private final URI url;
@@ -78,7 +79,7 @@ final class VertxFakeApiServer extends FakeApiServer {
   private final FaultFilter faults;
   private final Object lock = new Object();
   // Guarded by lock.
-  private KubernetesClient client;
+  private @Nullable KubernetesClient client;
   // Guarded by lock.
   private boolean closed;
 

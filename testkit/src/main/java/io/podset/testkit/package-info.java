@@ -204,4 +204,7 @@
  *       time (the history window counts changes), the CRD Established condition being asynchronous.
  * </ul>
  */
+@NullMarked
 package io.podset.testkit;
+
+import org.jspecify.annotations.NullMarked;

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link DelayingQueue} over a {@link FifoWorkQueue}: waiting keys sit in a heap ordered by
@@ -26,7 +27,7 @@ final class DelayingWorkQueue<K> implements DelayingQueue<K> {
   // requested; timer is armed (timerDeadline = its deadline) for at most the earliest deadline
   // whenever waiting is non-empty, and null once closed.
   private final WaitingKeys<K> waiting = new WaitingKeys<>();
-  private Clock.Cancellable timer;
+  private Clock.@Nullable Cancellable timer;
   private long timerDeadline;
   private boolean closed;
 

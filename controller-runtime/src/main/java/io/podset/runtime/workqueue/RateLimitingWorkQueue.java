@@ -3,6 +3,7 @@ package io.podset.runtime.workqueue;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** A {@link RateLimitingQueue}: a {@link DelayingWorkQueue} whose delays a limiter decides. */
 final class RateLimitingWorkQueue<K> implements RateLimitingQueue<K> {
@@ -11,7 +12,7 @@ final class RateLimitingWorkQueue<K> implements RateLimitingQueue<K> {
   private final RateLimiter<K> limiter;
 
   /** Null without metrics. */
-  private final QueueMetrics metrics;
+  private final @Nullable QueueMetrics metrics;
 
   RateLimitingWorkQueue(DelayingWorkQueue<K> queue, RateLimiter<K> limiter) {
     this.queue = Objects.requireNonNull(queue, "queue");

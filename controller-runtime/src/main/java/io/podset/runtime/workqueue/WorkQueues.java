@@ -3,6 +3,7 @@ package io.podset.runtime.workqueue;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.podset.runtime.time.Clock;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds work queues.
@@ -32,10 +33,10 @@ public final class WorkQueues {
    * @param <K> the key type
    */
   public static final class Builder<K> {
-    private String name;
+    private @Nullable String name;
     private Clock clock = Clock.system();
-    private RateLimiter<K> rateLimiter;
-    private MeterRegistry meterRegistry;
+    private @Nullable RateLimiter<K> rateLimiter;
+    private @Nullable MeterRegistry meterRegistry;
 
     private Builder() {}
 
