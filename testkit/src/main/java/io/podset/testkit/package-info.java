@@ -31,10 +31,14 @@
  *       and validation, CRD and schema rules;
  *   <li>{@code internal.tables}: the {@code Table} columns of each kind;
  *   <li>{@code internal.controllers}: the garbage collector and namespace controller, the CRD
- *       controller and the simulated kubelet.
+ *       controller and the simulated kubelet;
+ *   <li>{@code internal.auth}: authentication (admin and ServiceAccount tokens, impersonation),
+ *       the RBAC authorizer over the store's roles and bindings, ClusterRole aggregation, the
+ *       bootstrap ClusterRoles, TokenRequest and the self-subject reviews.
  * </ul>
  *
- * <p>A request goes from {@code http} through the filters (faults, journal) to the router, then to
+ * <p>A request goes from {@code http} through the filters (journal, faults, then {@code auth}) to
+ * the router, then to
  * the reads ({@code store}) or the writes ({@code write}, which apply the {@code admission} rules
  * of the kind) and the store, which tells each commit to the open watches ({@code watch}) and the
  * controllers. Every room uses {@code resource}.
@@ -149,8 +153,21 @@
  * <h2>What is not emulated</h2>
  *
  * <ul>
- *   <li>Authentication, authorization (RBAC objects are stored, never enforced), admission
- *       webhooks, quotas, limit ranges, API priority and fairness; TLS (plain HTTP only); protobuf
+ *   <li>RBAC is enforced only with {@link io.podset.testkit.FakeApiServer.Builder#enforceRbac()}
+ *       (otherwise every request may do anything). With it: bearer tokens only (the admin's and
+ *       those of TokenRequest, which are opaque strings, not signed JWTs, and carry no {@code
+ *       credential-id} extra; no client certificates, OIDC or webhook authentication); bound
+ *       tokens ({@code boundObjectRef}) are not invalidated with their object; the bootstrap
+ *       policy holds only {@code cluster-admin}, {@code system:discovery}, {@code
+ *       system:basic-user}, {@code system:public-info-viewer} and {@code
+ *       system:service-account-issuer-discovery} with their bindings (not the aggregated {@code
+ *       admin}/{@code edit}/{@code view} nor the components' roles); the RBAC authorizer's
+ *       escalation checks (creating a role or binding with more than one holds) are not made;
+ *       a SelfSubjectRulesReview lists the bindings' rules ordered by binding name (the real
+ *       server's order varies); review answers carry no {@code managedFields}; the review and
+ *       TokenRequest endpoints are not listed in discovery. Role changes apply at once (the real
+ *       authorizer's informers lag a moment). Admission webhooks, quotas, limit ranges, API
+ *       priority and fairness; TLS (plain HTTP only); protobuf
  *       and YAML responses (requests may be protobuf or YAML, answers are JSON only); CBOR in
  *       either direction.
  *   <li>Garbage collection and namespace termination run synchronously after the write that
