@@ -16,28 +16,39 @@
  * io.podset.testkit.Eventually}; {@link io.podset.testkit.envtest} starts a real kube-apiserver
  * (and a whole simulated cluster) behind the same kind of client. Its package-private classes
  * assemble the server and implement the fault injector and the journal. The rest lives in rooms
- * under {@code io.podset.testkit.internal}, which are not API (public only for each other):
+ * under {@code io.podset.testkit.internal}, which are not API (public only for each other). They
+ * are layered: a room uses only rooms of the layers below it, so there is no circle between them
+ * ({@code RoomLayersTest} holds them to this), and only the simulated kubelet uses API types (it
+ * implements {@link io.podset.testkit.SimulatedKubelet}). From the bottom:
  *
- * <ul>
- *   <li>{@code internal.http}: the Vert.x front end, the request pipeline and its filters, the
- *       router, discovery, OpenAPI, protobuf bodies;
+ * <ol start="0">
  *   <li>{@code internal.resource}: the resource types, their registry and rule contracts, server
- *       metadata, {@code Status} errors, JSON helpers (it imports no other room);
- *   <li>{@code internal.store}: the object store, its history, reads and selectors;
- *   <li>{@code internal.watch}: watch sessions and their frames;
+ *       metadata, {@code Status} errors, JSON helpers; {@code internal.watch}: the wire form of a
+ *       watch (the frame of one event, shared by every watch that sends it, and the sink a
+ *       transport implements).
+ *   <li>{@code internal.http}: a request and its answer as handlers see them, request parsing, the
+ *       request pipeline and its filters, the Vert.x front end; {@code internal.store}: the object
+ *       store, its history, snapshots and selectors; {@code internal.tables}: the {@code Table}
+ *       columns of each kind; {@code internal.codec}: protobuf request bodies and schemas.
+ *   <li>{@code internal.read}: get, list and watch sessions over the store; {@code
+ *       internal.admission}: the built-in kinds and those from CRDs, with their defaulting and
+ *       validation, CRD and schema rules.
  *   <li>{@code internal.write}: creates, updates, patches, server-side apply and managed fields,
- *       deletes, scale, field validation;
- *   <li>{@code internal.admission}: the built-in kinds and those from CRDs, with their defaulting
- *       and validation, CRD and schema rules;
- *   <li>{@code internal.tables}: the {@code Table} columns of each kind;
+ *       deletes, scale, field validation.
  *   <li>{@code internal.controllers}: the garbage collector and namespace controller, the CRD
- *       controller and the simulated kubelet.
- * </ul>
+ *       controller and the simulated kubelet; {@code internal.auth}: authentication (admin and
+ *       ServiceAccount tokens, impersonation), the RBAC authorizer over the store's roles and
+ *       bindings, ClusterRole aggregation, the bootstrap ClusterRoles, TokenRequest and the
+ *       self-subject reviews, as a request filter.
+ *   <li>{@code internal.routes}: the router from paths to reads, writes and watches, discovery,
+ *       OpenAPI.
+ * </ol>
  *
- * <p>A request goes from {@code http} through the filters (faults, journal) to the router, then to
- * the reads ({@code store}) or the writes ({@code write}, which apply the {@code admission} rules
- * of the kind) and the store, which tells each commit to the open watches ({@code watch}) and the
- * controllers. Every room uses {@code resource}.
+ * <p>A request goes from {@code http} through the filters (journal, faults, {@code auth}) to {@code
+ * routes}, then
+ * to the reads ({@code read}) or the writes ({@code write}, which apply the {@code admission} rules
+ * of the kind) and the store, which tells each commit to the open watch sessions and the
+ * controllers. This package assembles the rooms and is above them all.
  *
  * <h2>What is emulated</h2>
  *
@@ -149,8 +160,21 @@
  * <h2>What is not emulated</h2>
  *
  * <ul>
- *   <li>Authentication, authorization (RBAC objects are stored, never enforced), admission
- *       webhooks, quotas, limit ranges, API priority and fairness; TLS (plain HTTP only); protobuf
+ *   <li>RBAC is enforced only with {@link io.podset.testkit.FakeApiServer.Builder#enforceRbac()}
+ *       (otherwise every request may do anything). With it: bearer tokens only (the admin's and
+ *       those of TokenRequest, which are opaque strings, not signed JWTs, and carry no {@code
+ *       credential-id} extra; no client certificates, OIDC or webhook authentication); bound
+ *       tokens ({@code boundObjectRef}) are not invalidated with their object; the bootstrap
+ *       policy holds only {@code cluster-admin}, {@code system:discovery}, {@code
+ *       system:basic-user}, {@code system:public-info-viewer} and {@code
+ *       system:service-account-issuer-discovery} with their bindings (not the aggregated {@code
+ *       admin}/{@code edit}/{@code view} nor the components' roles); the RBAC authorizer's
+ *       escalation checks (creating a role or binding with more than one holds) are not made;
+ *       a SelfSubjectRulesReview lists the bindings' rules ordered by binding name (the real
+ *       server's order varies); review answers carry no {@code managedFields}; the review and
+ *       TokenRequest endpoints are not listed in discovery. Role changes apply at once (the real
+ *       authorizer's informers lag a moment). Admission webhooks, quotas, limit ranges, API
+ *       priority and fairness; TLS (plain HTTP only); protobuf
  *       and YAML responses (requests may be protobuf or YAML, answers are JSON only); CBOR in
  *       either direction.
  *   <li>Garbage collection and namespace termination run synchronously after the write that
