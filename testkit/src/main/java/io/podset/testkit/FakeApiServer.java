@@ -71,8 +71,8 @@ public abstract sealed class FakeApiServer implements AutoCloseable permits Vert
    * ServiceAccount is created first when it does not exist (its namespace must exist); the
    * configuration's default namespace is the ServiceAccount's. The token authenticates as {@code
    * system:serviceaccount:<namespace>:<name>}, groups {@code system:serviceaccounts}, {@code
-   * system:serviceaccounts:<namespace>} and {@code system:authenticated}, while the
-   * ServiceAccount exists. Without {@link Builder#enforceRbac()} it may do anything.
+   * system:serviceaccounts:<namespace>} and {@code system:authenticated}, while the ServiceAccount
+   * exists. Without {@link Builder#enforceRbac()} it may do anything.
    *
    * @throws NullPointerException if an argument is null
    * @throws IllegalArgumentException if a name is blank or the ServiceAccount cannot be created

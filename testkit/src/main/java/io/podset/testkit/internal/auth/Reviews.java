@@ -27,9 +27,10 @@ import java.util.Objects;
 
 /**
  * The review APIs every authenticated user may create (the bootstrap ClusterRole {@code
- * system:basic-user}): SelfSubjectAccessReview and SelfSubjectRulesReview (authorization.k8s.io/v1),
- * answered by the server's authorizer for the requester, and SelfSubjectReview
- * (authentication.k8s.io/v1), which tells the requester who it is. Nothing is stored.
+ * system:basic-user}): SelfSubjectAccessReview and SelfSubjectRulesReview
+ * (authorization.k8s.io/v1), answered by the server's authorizer for the requester, and
+ * SelfSubjectReview (authentication.k8s.io/v1), which tells the requester who it is. Nothing is
+ * stored.
  */
 final class Reviews {
 
@@ -69,7 +70,8 @@ final class Reviews {
                 text(resource.getResource()),
                 text(resource.getSubresource()),
                 text(resource.getName()))
-            : Attributes.nonResource(user, text(nonResource.getVerb()), text(nonResource.getPath()));
+            : Attributes.nonResource(
+                user, text(nonResource.getVerb()), text(nonResource.getPath()));
     Decision decision = authorizer.authorize(asked);
     SubjectAccessReviewStatus status = new SubjectAccessReviewStatus();
     status.setAllowed(decision.allowed());
@@ -136,7 +138,8 @@ final class Reviews {
     status.setUserInfo(info);
     review.setStatus(status);
     ObjectMeta meta = new ObjectMeta();
-    meta.setCreationTimestamp(clock.instant().with(java.time.temporal.ChronoField.NANO_OF_SECOND, 0).toString());
+    meta.setCreationTimestamp(
+        clock.instant().with(java.time.temporal.ChronoField.NANO_OF_SECOND, 0).toString());
     review.setMetadata(meta);
     return created(review);
   }
