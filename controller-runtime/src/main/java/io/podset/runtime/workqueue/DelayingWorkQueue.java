@@ -14,8 +14,11 @@ import org.jspecify.annotations.Nullable;
  * timer on the queue's clock is armed for the heap's head; when it fires it moves every due key to
  * the queue and re-arms itself for the next head. An {@code addAfter} costs a hash lookup and a
  * heap insertion; it touches the timer only when its deadline becomes the earliest.
+ *
+ * <p>Not final: {@link RateLimitingWorkQueue} is this queue plus a limiter, as client-go's
+ * rate-limiting queue embeds its delaying queue.
  */
-final class DelayingWorkQueue<K> implements DelayingQueue<K> {
+class DelayingWorkQueue<K> implements DelayingQueue<K> {
 
   private static final long MAX_DELAY_NANOS = Long.MAX_VALUE / 4;
 
@@ -34,10 +37,6 @@ final class DelayingWorkQueue<K> implements DelayingQueue<K> {
   DelayingWorkQueue(FifoWorkQueue<K> queue) {
     this.queue = Objects.requireNonNull(queue, "queue");
     this.clock = queue.clock();
-  }
-
-  FifoWorkQueue<K> fifo() {
-    return queue;
   }
 
   @Override

@@ -114,7 +114,7 @@ public final class WorkQueues {
     public RateLimitingQueue<K> buildRateLimiting() {
       RateLimiter<K> limiter =
           rateLimiter != null ? rateLimiter : RateLimiters.defaultControllerRateLimiter(clock);
-      return new RateLimitingWorkQueue<>(new DelayingWorkQueue<>(fifo()), limiter);
+      return new RateLimitingWorkQueue<>(fifo(), limiter);
     }
 
     private FifoWorkQueue<K> fifo() {
