@@ -8,15 +8,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The kubeconfig of a fake API server: one cluster at its plain-HTTP URL, one context in the {@code
- * default} namespace, one user with a token the fake ignores (it authenticates nobody).
+ * The kubeconfig of a fake API server: one cluster at its plain-HTTP URL, one context in {@code
+ * namespace}, one user with its bearer token.
  */
 final class FakeKubeconfig {
 
   private FakeKubeconfig() {}
 
-  /** Writes the kubeconfig of a fake at {@code url} to {@code path} (parents created). */
-  static Path write(Path path, URI url) {
+  /** Writes the kubeconfig to {@code path} (parents created). */
+  static Path write(Path path, URI url, String user, String token, String namespace) {
     String yaml =
         String.join(
             "\n",
@@ -30,13 +30,13 @@ final class FakeKubeconfig {
             "- name: fake",
             "  context:",
             "    cluster: fake",
-            "    user: fake",
-            "    namespace: default",
+            "    user: \"" + user + "\"",
+            "    namespace: \"" + namespace + "\"",
             "current-context: fake",
             "users:",
-            "- name: fake",
+            "- name: \"" + user + "\"",
             "  user:",
-            "    token: fake-token",
+            "    token: " + token,
             "");
     try {
       Path parent = path.toAbsolutePath().getParent();

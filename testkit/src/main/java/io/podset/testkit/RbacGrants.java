@@ -23,13 +23,15 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the RBAC manifests of a directory (an operator's {@code deploy/rbac}) grant one
  * ServiceAccount, held against the requests it made, as recorded by a {@link RequestJournal}: did
  * the operator need anything the manifests do not grant, and do they grant anything it never used?
- * The fake API server does not enforce RBAC; this answers the question a real one would, from the
- * files you deploy.
+ * {@link FakeApiServer.Builder#enforceRbac()} makes the fake refuse what the roles in its store do
+ * not allow; this reads the files you deploy instead, without installing them, and also finds the
+ * grants nothing used, which enforcement cannot tell.
  *
  * <pre>{@code
  * RbacGrants grants = RbacGrants.read(Path.of("deploy/rbac"), "my-operator", "my-system");
@@ -69,7 +71,7 @@ public final class RbacGrants {
    * @param namespace the namespace; null for every namespace (a ClusterRoleBinding's grant, a
    *     request to a cluster-scoped resource or across namespaces)
    */
-  public record Permission(String verb, String group, String resource, String namespace)
+  public record Permission(String verb, String group, String resource, @Nullable String namespace)
       implements Comparable<Permission> {
 
     /** Checks the required components. */
@@ -181,7 +183,7 @@ public final class RbacGrants {
           cluster
               ? ((ClusterRoleBinding) binding).getRoleRef()
               : ((RoleBinding) binding).getRoleRef();
-      String scope = cluster ? null : binding.getMetadata().getNamespace();
+      @Nullable String scope = cluster ? null : binding.getMetadata().getNamespace();
       if (subjects == null
           || subjects.stream().noneMatch(s -> isServiceAccount(s, serviceAccount, namespace))) {
         continue;
@@ -255,7 +257,7 @@ public final class RbacGrants {
         && namespace.equals(s.getNamespace());
   }
 
-  private static String roleKey(String kind, String namespace, String name) {
+  private static String roleKey(String kind, @Nullable String namespace, String name) {
     return kind + ":" + (namespace == null ? "" : namespace) + "/" + name;
   }
 

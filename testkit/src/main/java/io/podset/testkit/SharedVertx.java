@@ -3,6 +3,7 @@ package io.podset.testkit;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one Vert.x instance of the JVM's fake API servers: two event loops (daemon threads, so a test
@@ -13,7 +14,7 @@ final class SharedVertx {
 
   private static final Object LOCK = new Object();
   // Guarded by LOCK.
-  private static Vertx vertx;
+  private static @Nullable Vertx vertx;
 
   private SharedVertx() {}
 

@@ -11,6 +11,8 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.podset.runtime.time.Clock;
 import io.podset.testkit.internal.admission.BuiltinResources;
 import io.podset.testkit.internal.admission.ServiceAddresses;
+import io.podset.testkit.internal.auth.AuthFilter;
+import io.podset.testkit.internal.auth.BootstrapPolicy;
 import io.podset.testkit.internal.controllers.CrdController;
 import io.podset.testkit.internal.controllers.GarbageCollector;
 import io.podset.testkit.internal.controllers.KubeletSimulator;
@@ -33,14 +35,17 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import java.io.InputStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,10 +65,13 @@ final class VertxFakeApiServer extends FakeApiServer {
   private final KubeletSimulator kubelet;
   private final JournalFilter journal;
   private final FaultFilter faults;
+  private final AuthFilter auth;
   private final CrdInstaller crds = new CrdInstaller(this::call);
   private final Object lock = new Object();
   // Guarded by lock.
-  private KubernetesClient client;
+  private @Nullable KubernetesClient client;
+  // Guarded by lock: the ServiceAccount clients handed out, closed with the server.
+  private final List<KubernetesClient> serviceAccountClients = new ArrayList<>();
   // Guarded by lock.
   private boolean closed;
 
@@ -76,7 +84,8 @@ final class VertxFakeApiServer extends FakeApiServer {
       RequestPipeline pipeline,
       KubeletSimulator kubelet,
       JournalFilter journal,
-      FaultFilter faults) {
+      FaultFilter faults,
+      AuthFilter auth) {
     this.http = http;
     this.url = url;
     this.store = store;
@@ -86,6 +95,7 @@ final class VertxFakeApiServer extends FakeApiServer {
     this.kubelet = kubelet;
     this.journal = journal;
     this.faults = faults;
+    this.auth = auth;
   }
 
   static FakeApiServer start(Builder options) {
@@ -140,7 +150,11 @@ final class VertxFakeApiServer extends FakeApiServer {
     String address = "127.0.0.1:" + http.actualPort();
     FaultFilter faults = new FaultFilter(registry, store, clock);
     JournalFilter journal = new JournalFilter(registry, clock);
-    // The last added runs first: the journal sees the final answer, faults included.
+    // Registers its RBAC index and the ClusterRole aggregation controller on the store.
+    AuthFilter auth = AuthFilter.create(options.enforceRbac, store, registry, writes, clock);
+    // The last added runs first: the journal sees the final answer, faults included; faults come
+    // before authentication, as trouble on the way to a real server would.
+    pipeline.addFirst(auth);
     pipeline.addFirst(faults);
     pipeline.addFirst(journal);
     VertxFakeApiServer server =
@@ -153,13 +167,19 @@ final class VertxFakeApiServer extends FakeApiServer {
             pipeline,
             kubelet,
             journal,
-            faults);
+            faults,
+            auth);
     for (String namespace : INITIAL_NAMESPACES) {
       ObjectNode ns = Json.object();
       ns.put("apiVersion", "v1");
       ns.put("kind", "Namespace");
       ns.putObject("metadata").put("name", namespace);
       server.call("POST", "/api/v1/namespaces", ns);
+    }
+    if (options.enforceRbac) {
+      for (BootstrapPolicy.Item item : BootstrapPolicy.items()) {
+        server.call("POST", item.collectionPath(), item.object());
+      }
     }
     if (options.kubelet != null) {
       kubelet.enable(options.kubelet);
@@ -211,8 +231,87 @@ final class VertxFakeApiServer extends FakeApiServer {
     return new ConfigBuilder(Config.empty())
         .withMasterUrl(url.toString())
         .withNamespace("default")
+        .withOauthToken(AuthFilter.adminToken())
         .withTrustCerts(true)
         .build();
+  }
+
+  @Override
+  public boolean enforcesRbac() {
+    return auth.enforcing();
+  }
+
+  @Override
+  public Config serviceAccountConfig(String namespace, String serviceAccount) {
+    requireName(namespace, "namespace");
+    requireName(serviceAccount, "serviceAccount");
+    ObjectNode account = Json.object();
+    account.put("apiVersion", "v1");
+    account.put("kind", "ServiceAccount");
+    account.putObject("metadata").put("name", serviceAccount);
+    ApiResponse created =
+        call("POST", "/api/v1/namespaces/" + namespace + "/serviceaccounts", account);
+    if (created.status() >= 300 && created.status() != 409) {
+      throw new IllegalArgumentException(
+          "cannot create the ServiceAccount "
+              + namespace
+              + "/"
+              + serviceAccount
+              + ": "
+              + new String(created.body(), StandardCharsets.UTF_8));
+    }
+    String token = auth.serviceAccountToken(namespace, serviceAccount, 3600);
+    return new ConfigBuilder(Config.empty())
+        .withMasterUrl(url.toString())
+        .withNamespace(namespace)
+        .withOauthToken(token)
+        .withTrustCerts(true)
+        .build();
+  }
+
+  @Override
+  public KubernetesClient serviceAccountClient(String namespace, String serviceAccount) {
+    KubernetesClient saClient =
+        new KubernetesClientBuilder()
+            .withConfig(serviceAccountConfig(namespace, serviceAccount))
+            .build();
+    synchronized (lock) {
+      if (closed) {
+        saClient.close();
+        throw new IllegalStateException("the fake API server is closed");
+      }
+      serviceAccountClients.add(saClient);
+    }
+    return saClient;
+  }
+
+  @Override
+  public Path writeKubeconfig(Path path, String namespace, String serviceAccount) {
+    Config config = serviceAccountConfig(namespace, serviceAccount);
+    return writeKubeconfig(
+        path,
+        "system:serviceaccount:" + namespace + ":" + serviceAccount,
+        config.getOauthToken(),
+        namespace);
+  }
+
+  @Override
+  public Config userConfig(String user, String... groups) {
+    requireName(user, "user");
+    for (String group : Objects.requireNonNull(groups, "groups")) {
+      requireName(group, "groups element");
+    }
+    return new ConfigBuilder(clientConfig())
+        .withImpersonateUsername(user)
+        .withImpersonateGroups(groups)
+        .build();
+  }
+
+  private static void requireName(String value, String what) {
+    Objects.requireNonNull(value, what);
+    if (value.isBlank()) {
+      throw new IllegalArgumentException(what + " must not be blank");
+    }
   }
 
   @Override
@@ -235,7 +334,11 @@ final class VertxFakeApiServer extends FakeApiServer {
 
   @Override
   public Path writeKubeconfig(Path path) {
-    return FakeKubeconfig.write(path, url);
+    return writeKubeconfig(path, "fake", AuthFilter.adminToken(), "default");
+  }
+
+  private Path writeKubeconfig(Path path, String user, String token, String namespace) {
+    return FakeKubeconfig.write(path, url, user, token, namespace);
   }
 
   @Override
@@ -307,6 +410,7 @@ final class VertxFakeApiServer extends FakeApiServer {
   @Override
   public void close() {
     KubernetesClient toClose;
+    List<KubernetesClient> saClients;
     synchronized (lock) {
       if (closed) {
         return;
@@ -315,10 +419,13 @@ final class VertxFakeApiServer extends FakeApiServer {
       kubelet.disable();
       toClose = client;
       client = null;
+      saClients = List.copyOf(serviceAccountClients);
+      serviceAccountClients.clear();
     }
     if (toClose != null) {
       toClose.close();
     }
+    saClients.forEach(KubernetesClient::close);
     try {
       http.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
