@@ -162,24 +162,22 @@
  *   <li>RBAC is enforced only with {@link io.podset.testkit.FakeApiServer.Builder#enforceRbac()}
  *       (otherwise every request may do anything). With it: bearer tokens only (the admin's and
  *       those of TokenRequest, which are opaque strings, not signed JWTs, and carry no {@code
- *       credential-id} extra; no client certificates, OIDC or webhook authentication); bound
- *       tokens ({@code boundObjectRef}) are not invalidated with their object; the bootstrap
- *       policy holds only {@code cluster-admin}, {@code system:discovery}, {@code
- *       system:basic-user}, {@code system:public-info-viewer} and {@code
- *       system:service-account-issuer-discovery} with their bindings (not the aggregated {@code
- *       admin}/{@code edit}/{@code view} nor the components' roles); the RBAC authorizer's
- *       escalation checks (creating a role or binding with more than one holds) are not made;
- *       a SelfSubjectRulesReview lists the bindings' rules ordered by binding name (the real
- *       server's order varies); review answers carry no {@code managedFields}; the review and
- *       TokenRequest endpoints are not listed in discovery. Role changes apply at once (the real
- *       authorizer's informers lag a moment). {@code kubectl} sends no credentials to the fake:
- *       client-go applies a kubeconfig's user (token, {@code --as}) only over TLS and the fake
- *       speaks plain HTTP, so with RBAC enforced kubectl is {@code system:anonymous}; the fabric8
- *       configurations ({@code clientConfig()}, {@code serviceAccountConfig}, {@code userConfig})
- *       send theirs. Admission webhooks, quotas, limit ranges, API
- *       priority and fairness; TLS (plain HTTP only); protobuf
- *       and YAML responses (requests may be protobuf or YAML, answers are JSON only); CBOR in
- *       either direction.
+ *       credential-id} extra; no client certificates, OIDC or webhook authentication); bound tokens
+ *       ({@code boundObjectRef}) are not invalidated with their object; the bootstrap policy holds
+ *       only {@code cluster-admin}, {@code system:discovery}, {@code system:basic-user}, {@code
+ *       system:public-info-viewer} and {@code system:service-account-issuer-discovery} with their
+ *       bindings (not the aggregated {@code admin}/{@code edit}/{@code view} nor the components'
+ *       roles); the RBAC authorizer's escalation checks (creating a role or binding with more than
+ *       one holds) are not made; a SelfSubjectRulesReview lists the bindings' rules ordered by
+ *       binding name (the real server's order varies); review answers carry no {@code
+ *       managedFields}; the review and TokenRequest endpoints are not listed in discovery. Role
+ *       changes apply at once (the real authorizer's informers lag a moment). {@code kubectl} sends
+ *       no credentials to the fake: client-go applies a kubeconfig's user (token, {@code --as})
+ *       only over TLS and the fake speaks plain HTTP, so with RBAC enforced kubectl is {@code
+ *       system:anonymous}; the fabric8 configurations ({@code clientConfig()}, {@code
+ *       serviceAccountConfig}, {@code userConfig}) send theirs. Admission webhooks, quotas, limit
+ *       ranges, API priority and fairness; TLS (plain HTTP only); protobuf and YAML responses
+ *       (requests may be protobuf or YAML, answers are JSON only); CBOR in either direction.
  *   <li>Garbage collection and namespace termination run synchronously after the write that
  *       triggers them (Kubernetes' controllers act a moment later, so clients must not rely on
  *       either timing); owner references are resolved by uid only (apiVersion, kind and name are
