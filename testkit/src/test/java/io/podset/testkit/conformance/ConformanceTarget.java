@@ -74,6 +74,18 @@ final class ConformanceTarget implements AutoCloseable {
     return client;
   }
 
+  /** A kubeconfig for clients of other languages (the client-go suite), written to {@code path}. */
+  Path writeKubeconfig(Path path) {
+    if (server != null) {
+      return server.writeKubeconfig(path);
+    }
+    if ("real".equals(System.getProperty(TARGET_PROPERTY))) {
+      return SharedRealApiServer.get().writeKubeconfig(path);
+    }
+    return Path.of(
+        System.getProperty(KUBECONFIG_PROPERTY, System.getenv("CONFORMANCE_KUBECONFIG")));
+  }
+
   /** The fake server, when the suite runs against it. */
   Optional<FakeApiServer> fake() {
     return Optional.ofNullable(server);
