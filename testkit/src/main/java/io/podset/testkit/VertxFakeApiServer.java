@@ -15,6 +15,8 @@ import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.podset.runtime.time.Clock;
 import io.podset.testkit.internal.admission.BuiltinResources;
 import io.podset.testkit.internal.admission.ServiceAddresses;
+import io.podset.testkit.internal.auth.AuthFilter;
+import io.podset.testkit.internal.auth.BootstrapPolicy;
 import io.podset.testkit.internal.controllers.CrdController;
 import io.podset.testkit.internal.controllers.GarbageCollector;
 import io.podset.testkit.internal.controllers.KubeletSimulator;
@@ -53,6 +55,7 @@ import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,7 +68,7 @@ final class VertxFakeApiServer extends FakeApiServer {
 
   private static final Object VERTX_LOCK = new Object();
   // Guarded by VERTX_LOCK: one event-loop group shared by every server in the JVM.
-  private static Vertx sharedVertx;
+  private static @Nullable Vertx sharedVertx;
 
   private final HttpServer http;
   private final URI url;
@@ -76,9 +79,12 @@ final class VertxFakeApiServer extends FakeApiServer {
   private final KubeletSimulator kubelet;
   private final JournalFilter journal;
   private final FaultFilter faults;
+  private final AuthFilter auth;
   private final Object lock = new Object();
   // Guarded by lock.
-  private KubernetesClient client;
+  private @Nullable KubernetesClient client;
+  // Guarded by lock: the ServiceAccount clients handed out, closed with the server.
+  private final List<KubernetesClient> serviceAccountClients = new ArrayList<>();
   // Guarded by lock.
   private boolean closed;
 
@@ -91,7 +97,8 @@ final class VertxFakeApiServer extends FakeApiServer {
       RequestPipeline pipeline,
       KubeletSimulator kubelet,
       JournalFilter journal,
-      FaultFilter faults) {
+      FaultFilter faults,
+      AuthFilter auth) {
     this.http = http;
     this.url = url;
     this.store = store;
@@ -101,6 +108,7 @@ final class VertxFakeApiServer extends FakeApiServer {
     this.kubelet = kubelet;
     this.journal = journal;
     this.faults = faults;
+    this.auth = auth;
   }
 
   private static Vertx vertx() {
@@ -170,7 +178,11 @@ final class VertxFakeApiServer extends FakeApiServer {
     String address = "127.0.0.1:" + http.actualPort();
     FaultFilter faults = new FaultFilter(registry, store, clock);
     JournalFilter journal = new JournalFilter(registry, clock);
-    // The last added runs first: the journal sees the final answer, faults included.
+    // Registers its RBAC index and the ClusterRole aggregation controller on the store.
+    AuthFilter auth = AuthFilter.create(options.enforceRbac, store, registry, writes, clock);
+    // The last added runs first: the journal sees the final answer, faults included; faults come
+    // before authentication, as trouble on the way to a real server would.
+    pipeline.addFirst(auth);
     pipeline.addFirst(faults);
     pipeline.addFirst(journal);
     VertxFakeApiServer server =
@@ -183,13 +195,19 @@ final class VertxFakeApiServer extends FakeApiServer {
             pipeline,
             kubelet,
             journal,
-            faults);
+            faults,
+            auth);
     for (String namespace : INITIAL_NAMESPACES) {
       ObjectNode ns = Json.object();
       ns.put("apiVersion", "v1");
       ns.put("kind", "Namespace");
       ns.putObject("metadata").put("name", namespace);
       server.call("POST", "/api/v1/namespaces", ns);
+    }
+    if (options.enforceRbac) {
+      for (BootstrapPolicy.Item item : BootstrapPolicy.items()) {
+        server.call("POST", item.collectionPath(), item.object());
+      }
     }
     if (options.kubelet != null) {
       kubelet.enable(options.kubelet);
@@ -241,8 +259,87 @@ final class VertxFakeApiServer extends FakeApiServer {
     return new ConfigBuilder(Config.empty())
         .withMasterUrl(url.toString())
         .withNamespace("default")
+        .withOauthToken(AuthFilter.adminToken())
         .withTrustCerts(true)
         .build();
+  }
+
+  @Override
+  public boolean enforcesRbac() {
+    return auth.enforcing();
+  }
+
+  @Override
+  public Config serviceAccountConfig(String namespace, String serviceAccount) {
+    requireName(namespace, "namespace");
+    requireName(serviceAccount, "serviceAccount");
+    ObjectNode account = Json.object();
+    account.put("apiVersion", "v1");
+    account.put("kind", "ServiceAccount");
+    account.putObject("metadata").put("name", serviceAccount);
+    ApiResponse created =
+        call("POST", "/api/v1/namespaces/" + namespace + "/serviceaccounts", account);
+    if (created.status() >= 300 && created.status() != 409) {
+      throw new IllegalArgumentException(
+          "cannot create the ServiceAccount "
+              + namespace
+              + "/"
+              + serviceAccount
+              + ": "
+              + new String(created.body(), StandardCharsets.UTF_8));
+    }
+    String token = auth.serviceAccountToken(namespace, serviceAccount, 3600);
+    return new ConfigBuilder(Config.empty())
+        .withMasterUrl(url.toString())
+        .withNamespace(namespace)
+        .withOauthToken(token)
+        .withTrustCerts(true)
+        .build();
+  }
+
+  @Override
+  public KubernetesClient serviceAccountClient(String namespace, String serviceAccount) {
+    KubernetesClient saClient =
+        new KubernetesClientBuilder()
+            .withConfig(serviceAccountConfig(namespace, serviceAccount))
+            .build();
+    synchronized (lock) {
+      if (closed) {
+        saClient.close();
+        throw new IllegalStateException("the fake API server is closed");
+      }
+      serviceAccountClients.add(saClient);
+    }
+    return saClient;
+  }
+
+  @Override
+  public Path writeKubeconfig(Path path, String namespace, String serviceAccount) {
+    Config config = serviceAccountConfig(namespace, serviceAccount);
+    return writeKubeconfig(
+        path,
+        "system:serviceaccount:" + namespace + ":" + serviceAccount,
+        config.getOauthToken(),
+        namespace);
+  }
+
+  @Override
+  public Config userConfig(String user, String... groups) {
+    requireName(user, "user");
+    for (String group : Objects.requireNonNull(groups, "groups")) {
+      requireName(group, "groups element");
+    }
+    return new ConfigBuilder(clientConfig())
+        .withImpersonateUsername(user)
+        .withImpersonateGroups(groups)
+        .build();
+  }
+
+  private static void requireName(String value, String what) {
+    Objects.requireNonNull(value, what);
+    if (value.isBlank()) {
+      throw new IllegalArgumentException(what + " must not be blank");
+    }
   }
 
   @Override
@@ -265,6 +362,10 @@ final class VertxFakeApiServer extends FakeApiServer {
 
   @Override
   public Path writeKubeconfig(Path path) {
+    return writeKubeconfig(path, "fake", AuthFilter.adminToken(), "default");
+  }
+
+  private Path writeKubeconfig(Path path, String user, String token, String namespace) {
     String yaml =
         String.join(
             "\n",
@@ -278,13 +379,13 @@ final class VertxFakeApiServer extends FakeApiServer {
             "- name: fake",
             "  context:",
             "    cluster: fake",
-            "    user: fake",
-            "    namespace: default",
+            "    user: \"" + user + "\"",
+            "    namespace: \"" + namespace + "\"",
             "current-context: fake",
             "users:",
-            "- name: fake",
+            "- name: \"" + user + "\"",
             "  user:",
-            "    token: fake-token",
+            "    token: " + token,
             "");
     try {
       Path parent = path.toAbsolutePath().getParent();
@@ -436,6 +537,7 @@ final class VertxFakeApiServer extends FakeApiServer {
   @Override
   public void close() {
     KubernetesClient toClose;
+    List<KubernetesClient> saClients;
     synchronized (lock) {
       if (closed) {
         return;
@@ -444,10 +546,13 @@ final class VertxFakeApiServer extends FakeApiServer {
       kubelet.disable();
       toClose = client;
       client = null;
+      saClients = List.copyOf(serviceAccountClients);
+      serviceAccountClients.clear();
     }
     if (toClose != null) {
       toClose.close();
     }
+    saClients.forEach(KubernetesClient::close);
     try {
       http.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
