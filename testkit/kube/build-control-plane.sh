@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds a Kubernetes control plane for tests (kube-apiserver, kube-controller-manager,
-# kube-scheduler, etcd) and kwok (fake nodes and pod lifecycles, for the simulated cluster) from
+# kube-scheduler, etcd), kwok (fake nodes and pod lifecycles, for the simulated cluster) and the
+# testkit's client-go conformance suite (testkit/clientgo, run against the fake and the real server) from
 # Go modules fetched through the Go module proxy, into a cache directory outside the repository,
 # and only the binaries that are missing or were built from other versions. No Docker, no other
 # downloads, and no binary ever lands in the repository.
@@ -23,7 +24,8 @@
 # default versions in step with ControlPlaneBinaries.DEFAULT_KUBE_VERSION (a test checks this).
 #
 # The stamp file .stamp names the version each component's binaries were built from
-# ("kube=v1.34.4 etcd=v3.6.16 kwok=v0.8.0"); it is rewritten after each component, so an
+# ("kube=v1.34.4 etcd=v3.6.16 kwok=v0.8.0 clientgo=src-<hash of its sources>"); it is rewritten
+# after each component, so an
 # interrupted or failed build keeps what it finished, and a binary that is missing (such as
 # kube-scheduler in a cache made before it was added) is built alone.
 set -euo pipefail
@@ -35,6 +37,7 @@ GO_BUILD_P="${PODSET_GO_BUILD_P:-2}"
 ASSETS_DIR="${PODSET_KUBE_ASSETS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/podset/kube/${KUBE_VERSION}}"
 FORCE=0
 PRINT_ONLY=0
+CLIENTGO_DIR="$(cd "$(dirname "$0")/../clientgo" && pwd)"
 
 log() { printf '[build-control-plane] %s\n' "$*" >&2; }
 die() {
@@ -76,14 +79,17 @@ if [[ "$PRINT_ONLY" == 1 ]]; then
 fi
 
 # Which binaries each component has, and the version the stamp must name for them.
-declare -A WANT=([kube]="$KUBE_VERSION" [etcd]="$ETCD_VERSION" [kwok]="$KWOK_VERSION")
+# The client-go suite's version is a hash of its sources: an edit rebuilds it.
+CLIENTGO_VERSION="src-$(cd "$CLIENTGO_DIR" && cat go.mod go.sum ./*.go | sha256sum | cut -c1-16)"
+declare -A WANT=([kube]="$KUBE_VERSION" [etcd]="$ETCD_VERSION" [kwok]="$KWOK_VERSION" [clientgo]="$CLIENTGO_VERSION")
 declare -A BINARIES=(
   [kube]="kube-apiserver kube-controller-manager kube-scheduler"
   [etcd]="etcd"
   [kwok]="kwok"
+  [clientgo]="clientgo-conformance"
 )
-COMPONENTS=(kube etcd kwok)
-STAMP_CONTENT="kube=${KUBE_VERSION} etcd=${ETCD_VERSION} kwok=${KWOK_VERSION}"
+COMPONENTS=(kube etcd kwok clientgo)
+STAMP_CONTENT="kube=${KUBE_VERSION} etcd=${ETCD_VERSION} kwok=${KWOK_VERSION} clientgo=${CLIENTGO_VERSION}"
 
 # HAVE[component] = the version the stamp names for it (none when absent or --force).
 declare -A HAVE=()
@@ -155,13 +161,14 @@ fi
 KUBE_MISSING="$(missing kube)"
 ETCD_MISSING="$(missing etcd)"
 KWOK_MISSING="$(missing kwok)"
+CLIENTGO_MISSING="$(missing clientgo)"
 # A component built from other versions loses its word in the stamp until all its binaries are
 # replaced; one whose version matches keeps it while its missing binaries are built.
 for c in "${COMPONENTS[@]}"; do
   [[ "${HAVE[$c]:-}" == "${WANT[$c]}" ]] || unset "HAVE[$c]"
 done
 write_stamp
-log "to build: ${KUBE_MISSING} ${ETCD_MISSING} ${KWOK_MISSING}"
+log "to build: ${KUBE_MISSING} ${ETCD_MISSING} ${KWOK_MISSING} ${CLIENTGO_MISSING}"
 
 # install COMPONENT BINARY...: moves the built binaries into the cache, then stamps the component.
 install_component() {
@@ -299,10 +306,25 @@ build_kwok() {
   install_component kwok kwok
 }
 
+# ---------------------------------------------------------------- client-go conformance suite
+build_clientgo() {
+  # Its own module (testkit/clientgo: go.mod and go.sum in the repository) with the client-go of
+  # the control plane's release; built after kube, whose build leaves most of client-go compiled.
+  log "building the client-go conformance suite (${CLIENTGO_VERSION})"
+  (
+    cd "$CLIENTGO_DIR"
+    GOFLAGS="-mod=readonly -p=${GO_BUILD_P}" go build -trimpath -tags=selinux,notest,grpcnotrace \
+      -ldflags="-s -w" \
+      -o "$WORK/out/clientgo-conformance" .
+  ) || die "go build of testkit/clientgo failed (see above)"
+  install_component clientgo clientgo-conformance
+}
+
 mkdir -p "$WORK/out"
 [[ -z "$KUBE_MISSING" ]] || build_kube
 [[ -z "$ETCD_MISSING" ]] || build_etcd
 [[ -z "$KWOK_MISSING" ]] || build_kwok
+[[ -z "$CLIENTGO_MISSING" ]] || build_clientgo
 [[ "$(cat "$ASSETS_DIR/.stamp")" == "$STAMP_CONTENT" ]] \
   || die "stamp says '$(cat "$ASSETS_DIR/.stamp")' after the build, expected '${STAMP_CONTENT}'"
 log "done: ${STAMP_CONTENT} in ${ASSETS_DIR}"

@@ -179,6 +179,10 @@
  *       serviceAccountConfig}, {@code userConfig}) send theirs. Admission webhooks, quotas, limit
  *       ranges, API priority and fairness; TLS (plain HTTP only); protobuf and YAML responses
  *       (requests may be protobuf or YAML, answers are JSON only); CBOR in either direction.
+ *   <li>The namespace controllers of kube-controller-manager beyond termination: a new namespace
+ *       gets no {@code default} ServiceAccount and no {@code kube-root-ca.crt} ConfigMap (the real
+ *       server's root CA publisher adds one to every namespace; lists of ConfigMaps on a real
+ *       cluster show it, the fake's do not).
  *   <li>Garbage collection and namespace termination run synchronously after the write that
  *       triggers them (Kubernetes' controllers act a moment later, so clients must not rely on
  *       either timing); owner references are resolved by uid only (apiVersion, kind and name are

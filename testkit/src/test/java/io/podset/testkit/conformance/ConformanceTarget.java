@@ -83,6 +83,18 @@ final class ConformanceTarget implements AutoCloseable {
     return client;
   }
 
+  /** A kubeconfig for clients of other languages (the client-go suite), written to {@code path}. */
+  Path writeKubeconfig(Path path) {
+    if (server != null) {
+      return server.writeKubeconfig(path);
+    }
+    if ("real".equals(System.getProperty(TARGET_PROPERTY))) {
+      return SharedRealApiServer.get().writeKubeconfig(path);
+    }
+    return Path.of(
+        System.getProperty(KUBECONFIG_PROPERTY, System.getenv("CONFORMANCE_KUBECONFIG")));
+  }
+
   /**
    * The configuration of a client that authenticates as a ServiceAccount (created when absent) with
    * a token from the TokenRequest API; a cluster named by kubeconfig skips the test.

@@ -142,6 +142,29 @@ class PatchConformanceTest extends ConformanceTestBase {
             org.assertj.core.groups.Tuple.tuple("B", "3"),
             org.assertj.core.groups.Tuple.tuple("C", "4"));
 
+    // An item the live list lacks goes before the live-only items (apimachinery's
+    // normalizeElementOrder), not after them.
+    Raw prepended =
+        raw(
+            "PATCH",
+            deploymentPath("smp"),
+            SMP,
+            "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"env\":["
+                + "{\"name\":\"D\",\"value\":\"5\"}]}]}}}}",
+            Map.of());
+    assertThat(prepended.code()).isEqualTo(200);
+    assertThat(
+            names(
+                prepended
+                    .body()
+                    .path("spec")
+                    .path("template")
+                    .path("spec")
+                    .path("containers")
+                    .get(0)
+                    .path("env")))
+        .containsExactly("D", "A", "B", "C");
+
     Raw deleted =
         raw(
             "PATCH",
@@ -182,7 +205,7 @@ class PatchConformanceTest extends ConformanceTestBase {
     assertThat(patched.code()).isEqualTo(200);
     assertThat(patched.body().path("metadata").path("finalizers"))
         .extracting(JsonNode::asText)
-        .containsExactlyInAnyOrder("example.com/a", "example.com/b");
+        .containsExactly("example.com/b", "example.com/a");
     raw(
         "PATCH",
         "/api/v1/namespaces/" + ns + "/configmaps/fins",

@@ -7,10 +7,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.podset.testkit.internal.resource.Json;
 import io.podset.testkit.internal.resource.StatusError;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Strategic merge patch for built-in kinds: maps merge (null deletes a key), lists with a merge key
@@ -148,11 +150,13 @@ public final class StrategicMerge {
     String key = mergeKey(kind, path, field);
     if (SET_LISTS.contains(path) && !replace) {
       Set<JsonNode> union = new LinkedHashSet<>();
+      List<JsonNode> original = new ArrayList<>();
       if (target != null) {
-        target.forEach(union::add);
+        target.forEach(original::add);
       }
+      union.addAll(original);
       union.addAll(items);
-      union.forEach(result::add);
+      inServerOrder(new ArrayList<>(union), items, original, item -> item).forEach(result::add);
       return result;
     }
     if (key == null || replace || target == null) {
@@ -195,8 +199,46 @@ public final class StrategicMerge {
         merged.add(next);
       }
     }
-    merged.forEach(result::add);
+    List<JsonNode> original = new ArrayList<>();
+    target.forEach(original::add);
+    inServerOrder(merged, items, original, item -> item.get(key)).forEach(result::add);
     return result;
+  }
+
+  /**
+   * The order kube-apiserver gives a merged list (apimachinery's normalizeElementOrder): the items
+   * the patch named, in the patch's order, with the items only the live list had inserted among
+   * them by their live order (an item of the patch the live list lacks goes before them).
+   */
+  private static List<JsonNode> inServerOrder(
+      List<JsonNode> merged,
+      List<JsonNode> patch,
+      List<JsonNode> live,
+      Function<JsonNode, JsonNode> identity) {
+    List<JsonNode> patchIds = patch.stream().map(identity).toList();
+    List<JsonNode> liveIds = live.stream().map(identity).toList();
+    List<JsonNode> patched = new ArrayList<>();
+    List<JsonNode> liveOnly = new ArrayList<>();
+    for (JsonNode item : merged) {
+      (patchIds.contains(identity.apply(item)) ? patched : liveOnly).add(item);
+    }
+    patched.sort(Comparator.comparingInt(item -> patchIds.indexOf(identity.apply(item))));
+    liveOnly.sort(Comparator.comparingInt(item -> liveIds.indexOf(identity.apply(item))));
+    List<JsonNode> ordered = new ArrayList<>(merged.size());
+    int i = 0;
+    int j = 0;
+    while (i < liveOnly.size() || j < patched.size()) {
+      if (j >= patched.size()) {
+        ordered.add(liveOnly.get(i++));
+      } else if (i >= liveOnly.size()) {
+        ordered.add(patched.get(j++));
+      } else {
+        int left = liveIds.indexOf(identity.apply(liveOnly.get(i)));
+        int right = liveIds.indexOf(identity.apply(patched.get(j)));
+        ordered.add(left >= 0 && right >= 0 && left < right ? liveOnly.get(i++) : patched.get(j++));
+      }
+    }
+    return ordered;
   }
 
   private static String mergeKey(String kind, String path, String field) {
