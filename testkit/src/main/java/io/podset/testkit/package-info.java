@@ -168,8 +168,11 @@
  *       policy holds only {@code cluster-admin}, {@code system:discovery}, {@code
  *       system:basic-user}, {@code system:public-info-viewer} and {@code
  *       system:service-account-issuer-discovery} with their bindings (not the aggregated {@code
- *       admin}/{@code edit}/{@code view} nor the components' roles); the RBAC authorizer's
- *       escalation checks (creating a role or binding with more than one holds) are not made;
+ *       admin}/{@code edit}/{@code view} nor the components' roles); escalation prevention (a role or
+ *       binding may grant only what its writer holds, unless it has {@code escalate}/{@code
+ *       bind}) is checked on the object a write sends, or for a patch on its dry-run result,
+ *       before validation (the real server checks in storage, so which of two errors a bad write
+ *       gets may differ) and also for writes that only change owner references or finalizers;
  *       a SelfSubjectRulesReview lists the bindings' rules ordered by binding name (the real
  *       server's order varies); review answers carry no {@code managedFields}; the review and
  *       TokenRequest endpoints are not listed in discovery. Role changes apply at once (the real

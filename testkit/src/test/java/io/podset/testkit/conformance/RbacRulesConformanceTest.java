@@ -363,6 +363,106 @@ class RbacRulesConformanceTest extends ConformanceTestBase {
   }
 
   @Test
+  void rolesAndBindings_grantOnlyWhatTheirWriterHolds() {
+    String sa = "escalator";
+    grant(
+        sa,
+        """
+        - apiGroups: ["rbac.authorization.k8s.io"]
+          resources: ["roles", "rolebindings"]
+          verbs: ["create", "update", "patch", "get"]
+        - apiGroups: [""]
+          resources: ["configmaps"]
+          resourceNames: ["cm1"]
+          verbs: ["get"]
+        """);
+    KubernetesClient as = account(sa);
+    String rbac = "/apis/rbac.authorization.k8s.io/v1/namespaces/" + ns;
+    String holder =
+        "user \"%s\" (groups=[\"system:serviceaccounts\" \"system:serviceaccounts:%s\""
+                .formatted(user(ns, sa), ns)
+            + " \"system:authenticated\"]) is attempting to grant RBAC permissions not currently"
+            + " held:\n";
+    assertForbidden(
+        raw(
+            as,
+            "POST",
+            rbac + "/roles",
+            "application/json",
+            "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\","
+                + "\"metadata\":{\"name\":\"esc\"},\"rules\":["
+                + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\",\"secrets\"],\"verbs\":[\"get\",\"list\"]},"
+                + "{\"apiGroups\":[\"apps\"],\"resources\":[\"deployments\"],\"verbs\":[\"*\"]}]}",
+            Map.of()),
+        "roles.rbac.authorization.k8s.io \"esc\" is forbidden: "
+            + holder
+            + "{APIGroups:[\"\"], Resources:[\"pods\"], Verbs:[\"get\" \"list\"]}\n"
+            + "{APIGroups:[\"\"], Resources:[\"secrets\"], Verbs:[\"get\" \"list\"]}\n"
+            + "{APIGroups:[\"apps\"], Resources:[\"deployments\"], Verbs:[\"*\"]}");
+    String held =
+        "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\","
+            + "\"metadata\":{\"name\":\"held\"},\"rules\":[{\"apiGroups\":[\"\"],"
+            + "\"resources\":[\"configmaps\"],\"resourceNames\":[\"cm1\"],\"verbs\":[\"get\"]}]}";
+    assertThat(raw(as, "POST", rbac + "/roles", "application/json", held, Map.of()).code())
+        .isEqualTo(201);
+    Raw applied =
+        raw(
+            as,
+            "PATCH",
+            rbac + "/roles/more?fieldManager=test",
+            "application/apply-patch+yaml",
+            "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\","
+                + "\"metadata\":{\"name\":\"more\"},\"rules\":[{\"apiGroups\":[\"\"],"
+                + "\"resources\":[\"configmaps\"],\"resourceNames\":[\"cm1\",\"cm2\"],"
+                + "\"verbs\":[\"get\"]}]}",
+            Map.of());
+    assertForbidden(
+        applied,
+        "roles.rbac.authorization.k8s.io \"more\" is forbidden: "
+            + holder
+            + "{APIGroups:[\"\"], Resources:[\"configmaps\"], ResourceNames:[\"cm2\"],"
+            + " Verbs:[\"get\"]}");
+    String binding =
+        "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"RoleBinding\","
+            + "\"metadata\":{\"name\":\"%s\"},\"roleRef\":{\"apiGroup\":"
+            + "\"rbac.authorization.k8s.io\",\"kind\":\"%s\",\"name\":\"%s\"},"
+            + "\"subjects\":[{\"kind\":\"User\",\"name\":\"someone\"}]}";
+    assertForbidden(
+        raw(
+            as,
+            "POST",
+            rbac + "/rolebindings",
+            "application/json",
+            binding.formatted("admin", "ClusterRole", "cluster-admin"),
+            Map.of()),
+        "rolebindings.rbac.authorization.k8s.io \"admin\" is forbidden: "
+            + holder
+            + "{APIGroups:[\"*\"], Resources:[\"*\"], Verbs:[\"*\"]}\n"
+            + "{NonResourceURLs:[\"*\"], Verbs:[\"*\"]}");
+    assertThat(
+            raw(
+                    as,
+                    "POST",
+                    rbac + "/rolebindings",
+                    "application/json",
+                    binding.formatted("held", "Role", "held"),
+                    Map.of())
+                .code())
+        .isEqualTo(201);
+    Raw missing =
+        raw(
+            as,
+            "POST",
+            rbac + "/rolebindings",
+            "application/json",
+            binding.formatted("dangling", "Role", "nosuch"),
+            Map.of());
+    assertThat(missing.code()).isEqualTo(404);
+    assertThat(missing.body().path("message").asText())
+        .isEqualTo("rolebindings.rbac.authorization.k8s.io \"nosuch\" not found");
+  }
+
+  @Test
   void aggregatedClusterRole_collectsTheRulesOfMatchingRoles() {
     String sa = "aggregated";
     String label = "conformance.podset.io/aggregate-to-" + ns;

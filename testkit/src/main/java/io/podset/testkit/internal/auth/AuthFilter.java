@@ -35,15 +35,19 @@ public final class AuthFilter implements RequestFilter {
   private final Impersonation impersonation;
   private final Reviews reviews;
   private final TokenRequests tokenRequests;
+  // Null when not enforcing.
+  private final EscalationGuard escalation;
 
   private AuthFilter(
       boolean enforce,
       ObjectStore store,
       ResourceRegistry registry,
       Authorizer authorizer,
+      EscalationGuard escalation,
       ServiceAccountTokens tokens,
       Clock clock) {
     this.enforce = enforce;
+    this.escalation = escalation;
     this.store = store;
     this.registry = registry;
     this.authentication = new Authentication(store, tokens);
@@ -74,7 +78,13 @@ public final class AuthFilter implements RequestFilter {
     store.addCommitListener(new ClusterRoleAggregator(store, registry, writes));
     Authorizer authorizer = enforce ? new RbacAuthorizer(index) : Authorizer.alwaysAllow();
     return new AuthFilter(
-        enforce, store, registry, authorizer, new ServiceAccountTokens(clock), clock);
+        enforce,
+        store,
+        registry,
+        authorizer,
+        enforce ? new EscalationGuard(authorizer, index) : null,
+        new ServiceAccountTokens(clock),
+        clock);
   }
 
   /** Whether RBAC decides requests. */
@@ -113,6 +123,12 @@ public final class AuthFilter implements RequestFilter {
       authorize(attributes);
       if (createsByApply(attributes, request)) {
         authorize(attributes.withVerb("create"));
+      }
+      if (escalation != null && EscalationGuard.applies(attributes)) {
+        ApiResponse refused = escalation.check(attributes, request, next);
+        if (refused != null) {
+          return refused;
+        }
       }
       ApiResponse answered = answer(user, attributes, request);
       return answered != null ? answered : next.proceed(request);
