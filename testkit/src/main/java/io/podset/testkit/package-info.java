@@ -174,7 +174,9 @@
  *       before validation (the real server checks in storage, so which of two errors a bad write
  *       gets may differ) and also for writes that only change owner references or finalizers;
  *       a SelfSubjectRulesReview lists the bindings' rules ordered by binding name (the real
- *       server's order varies); review answers carry no {@code managedFields}; the review and
+ *       server's order varies); review answers carry no {@code managedFields}; a TokenReview answers only for the API
+ *       server's audience and says {@code invalid bearer token} for an expired token too (the
+ *       real server names the expiry); the review and
  *       TokenRequest endpoints are not listed in discovery. Role changes apply at once (the real
  *       authorizer's informers lag a moment). {@code kubectl} sends no credentials to the fake:
  *       client-go applies a kubeconfig's user (token, {@code --as}) only over TLS and the fake

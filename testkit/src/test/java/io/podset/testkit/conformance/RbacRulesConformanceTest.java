@@ -463,6 +463,132 @@ class RbacRulesConformanceTest extends ConformanceTestBase {
   }
 
   @Test
+  void delegatedReviews_answerForTheSubjectOrTokenTheyName() {
+    String sa = "delegate";
+    grant(
+        sa,
+        """
+        - apiGroups: [""]
+          resources: ["configmaps"]
+          resourceNames: ["cm1"]
+          verbs: ["get"]
+        """);
+    Config config = target.serviceAccountConfig(ns, sa);
+    String token = config.getOauthToken() != null ? config.getOauthToken() : config.getAutoOAuthToken();
+    String attributes =
+        "\"resourceAttributes\":{\"namespace\":\"%s\",\"verb\":\"get\",\"resource\":\"configmaps\",\"name\":\"cm1\"}"
+            .formatted(ns);
+    Raw review =
+        raw(
+            "POST",
+            "/apis/authorization.k8s.io/v1/subjectaccessreviews",
+            "application/json",
+            "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SubjectAccessReview\","
+                + "\"spec\":{\"user\":\"" + user(ns, sa) + "\"," + attributes + "}}",
+            Map.of());
+    assertThat(review.code()).as(String.valueOf(review.body())).isEqualTo(201);
+    assertSameJson(
+        "subject access review",
+        review.body().path("status"),
+        ("{\"allowed\":true,\"reason\":\"RBAC: allowed by RoleBinding \\\"delegate/%1$s\\\" of"
+                + " Role \\\"delegate\\\" to ServiceAccount \\\"delegate/%1$s\\\"\"}")
+            .formatted(ns));
+    Raw nobody =
+        raw(
+            "POST",
+            "/apis/authorization.k8s.io/v1/subjectaccessreviews",
+            "application/json",
+            "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SubjectAccessReview\","
+                + "\"spec\":{" + attributes + "}}",
+            Map.of());
+    assertThat(nobody.code()).isEqualTo(422);
+    assertThat(nobody.body().path("message").asText())
+        .isEqualTo(
+            ".authorization.k8s.io \"\" is invalid: spec.user: Invalid value: \"\": at least one"
+                + " of user or group must be specified");
+    String local = "/apis/authorization.k8s.io/v1/namespaces/" + ns + "/localsubjectaccessreviews";
+    Raw localReview =
+        raw(
+            "POST",
+            local,
+            "application/json",
+            "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"LocalSubjectAccessReview\","
+                + "\"spec\":{\"user\":\"" + user(ns, sa) + "\"," + attributes + "}}",
+            Map.of());
+    assertThat(localReview.code()).isEqualTo(201);
+    assertThat(localReview.body().path("metadata").path("namespace").asText()).isEqualTo(ns);
+    assertThat(localReview.body().path("status").path("allowed").asBoolean()).isTrue();
+    Raw elsewhere =
+        raw(
+            "POST",
+            local,
+            "application/json",
+            "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"LocalSubjectAccessReview\","
+                + "\"spec\":{\"user\":\"bob\",\"resourceAttributes\":{\"namespace\":\"other\","
+                + "\"verb\":\"get\",\"resource\":\"pods\"}}}",
+            Map.of());
+    assertThat(elsewhere.code()).isEqualTo(422);
+    assertThat(elsewhere.body().path("message").asText())
+        .isEqualTo(
+            ".authorization.k8s.io \"\" is invalid: spec.resourceAttributes.namespace: Invalid"
+                + " value: \"other\": must match metadata.namespace");
+
+    String tokenReviews = "/apis/authentication.k8s.io/v1/tokenreviews";
+    Raw known =
+        raw(
+            "POST",
+            tokenReviews,
+            "application/json",
+            "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenReview\","
+                + "\"spec\":{\"token\":\"" + token + "\"}}",
+            Map.of());
+    assertThat(known.code()).isEqualTo(201);
+    JsonNode status = known.body().path("status");
+    assertThat(status.path("authenticated").asBoolean()).isTrue();
+    assertThat(status.path("user").path("username").asText()).isEqualTo(user(ns, sa));
+    assertThat(status.path("user").path("uid").asText())
+        .isEqualTo(client.serviceAccounts().inNamespace(ns).withName(sa).get().getMetadata().getUid());
+    assertThat(strings(status.path("user").path("groups")))
+        .containsExactly(
+            "system:serviceaccounts", "system:serviceaccounts:" + ns, "system:authenticated");
+    assertThat(strings(status.path("audiences")))
+        .containsExactly("https://kubernetes.default.svc.cluster.local");
+    Raw bogus =
+        raw(
+            "POST",
+            tokenReviews,
+            "application/json",
+            "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenReview\","
+                + "\"spec\":{\"token\":\"bogus\"}}",
+            Map.of());
+    assertSameJson(
+        "bogus token review", bogus.body().path("status"), "{\"user\":{},\"error\":\"invalid bearer token\"}");
+    Raw empty =
+        raw(
+            "POST",
+            tokenReviews,
+            "application/json",
+            "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenReview\",\"spec\":{}}",
+            Map.of());
+    assertThat(empty.code()).isEqualTo(400);
+    assertThat(empty.body().path("message").asText())
+        .isEqualTo("token is required for TokenReview in authentication");
+    assertForbidden(
+        raw(
+            account(sa),
+            "POST",
+            "/apis/authorization.k8s.io/v1/subjectaccessreviews",
+            "application/json",
+            "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SubjectAccessReview\","
+                + "\"spec\":{\"user\":\"bob\"," + attributes + "}}",
+            Map.of()),
+        "subjectaccessreviews.authorization.k8s.io is forbidden: User \""
+            + user(ns, sa)
+            + "\" cannot create resource \"subjectaccessreviews\" in API group"
+            + " \"authorization.k8s.io\" at the cluster scope");
+  }
+
+  @Test
   void aggregatedClusterRole_collectsTheRulesOfMatchingRoles() {
     String sa = "aggregated";
     String label = "conformance.podset.io/aggregate-to-" + ns;

@@ -11,6 +11,7 @@ import io.podset.testkit.internal.resource.ResourceType;
 import io.podset.testkit.internal.resource.StatusError;
 import io.podset.testkit.internal.store.ObjectStore;
 import io.podset.testkit.internal.write.ObjectWrites;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -196,12 +197,22 @@ public final class AuthFilter implements RequestFilter {
       }
       return tokenRequests.create(attributes.namespace(), attributes.name(), request);
     }
+    String namespace = attributes.namespace();
     boolean review =
         (group.equals(Reviews.AUTHORIZATION)
-                && (resource.equals("selfsubjectaccessreviews")
-                    || resource.equals("selfsubjectrulesreviews")))
-            || (group.equals(Reviews.AUTHENTICATION) && resource.equals("selfsubjectreviews"));
-    if (!review || !attributes.namespace().isEmpty() || !attributes.name().isEmpty()) {
+                && namespace.isEmpty()
+                && List.of(
+                        "selfsubjectaccessreviews",
+                        "selfsubjectrulesreviews",
+                        "subjectaccessreviews")
+                    .contains(resource))
+            || (group.equals(Reviews.AUTHORIZATION)
+                && !namespace.isEmpty()
+                && resource.equals("localsubjectaccessreviews"))
+            || (group.equals(Reviews.AUTHENTICATION)
+                && namespace.isEmpty()
+                && List.of("selfsubjectreviews", "tokenreviews").contains(resource));
+    if (!review || !attributes.name().isEmpty()) {
       return null;
     }
     if (!request.method().equals("POST")) {
@@ -210,6 +221,9 @@ public final class AuthFilter implements RequestFilter {
     return switch (resource) {
       case "selfsubjectaccessreviews" -> reviews.accessReview(user, request);
       case "selfsubjectrulesreviews" -> reviews.rulesReview(user, request);
+      case "subjectaccessreviews" -> reviews.subjectAccessReview(request, null);
+      case "localsubjectaccessreviews" -> reviews.subjectAccessReview(request, namespace);
+      case "tokenreviews" -> reviews.tokenReview(request, authentication);
       default -> reviews.selfReview(user, request);
     };
   }
