@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A real HTTP/1.1 server on 127.0.0.1 that speaks the Kubernetes API in JSON, for tests: the
@@ -70,8 +71,8 @@ public abstract sealed class FakeApiServer implements AutoCloseable permits Vert
    * ServiceAccount is created first when it does not exist (its namespace must exist); the
    * configuration's default namespace is the ServiceAccount's. The token authenticates as {@code
    * system:serviceaccount:<namespace>:<name>}, groups {@code system:serviceaccounts}, {@code
-   * system:serviceaccounts:<namespace>} and {@code system:authenticated}, while the
-   * ServiceAccount exists. Without {@link Builder#enforceRbac()} it may do anything.
+   * system:serviceaccounts:<namespace>} and {@code system:authenticated}, while the ServiceAccount
+   * exists. Without {@link Builder#enforceRbac()} it may do anything.
    *
    * @throws NullPointerException if an argument is null
    * @throws IllegalArgumentException if a name is blank or the ServiceAccount cannot be created
@@ -198,7 +199,7 @@ public abstract sealed class FakeApiServer implements AutoCloseable permits Vert
     Clock clock = Clock.system();
     String kubernetesVersion = "v1.34.4";
     int port;
-    KubeletOptions kubelet;
+    @Nullable KubeletOptions kubelet;
     boolean enforceRbac;
 
     Builder() {}

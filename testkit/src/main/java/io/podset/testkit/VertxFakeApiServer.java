@@ -55,6 +55,7 @@ import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,7 +68,7 @@ final class VertxFakeApiServer extends FakeApiServer {
 
   private static final Object VERTX_LOCK = new Object();
   // Guarded by VERTX_LOCK: one event-loop group shared by every server in the JVM.
-  private static Vertx sharedVertx;
+  private static @Nullable Vertx sharedVertx;
 
   private final HttpServer http;
   private final URI url;
@@ -81,7 +82,7 @@ final class VertxFakeApiServer extends FakeApiServer {
   private final AuthFilter auth;
   private final Object lock = new Object();
   // Guarded by lock.
-  private KubernetesClient client;
+  private @Nullable KubernetesClient client;
   // Guarded by lock: the ServiceAccount clients handed out, closed with the server.
   private final List<KubernetesClient> serviceAccountClients = new ArrayList<>();
   // Guarded by lock.

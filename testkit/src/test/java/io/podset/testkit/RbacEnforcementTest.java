@@ -110,8 +110,7 @@ class RbacEnforcementTest {
       assertThat(config.getNamespace()).isEqualTo("default");
       try (KubernetesClient sa = new KubernetesClientBuilder().withConfig(config).build()) {
         assertThat(
-                catchThrowableOfType(
-                        KubernetesClientException.class, () -> sa.configMaps().list())
+                catchThrowableOfType(KubernetesClientException.class, () -> sa.configMaps().list())
                     .getCode())
             .isEqualTo(403);
         grantConfigMapReads(server.client(), "app");
@@ -146,8 +145,7 @@ class RbacEnforcementTest {
    * (and answered before the next create began) is refused, and nothing fails otherwise.
    */
   @Test
-  void enforced_bindingChangesWhileRequestsRun_eachAnswerMatchesTheStateItRanIn()
-      throws Exception {
+  void enforced_bindingChangesWhileRequestsRun_eachAnswerMatchesTheStateItRanIn() throws Exception {
     try (FakeApiServer server = FakeApiServer.builder().enforceRbac().start()) {
       KubernetesClient admin = server.client();
       grantConfigMapReads(admin, "app");

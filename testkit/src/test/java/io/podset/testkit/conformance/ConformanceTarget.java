@@ -84,8 +84,8 @@ final class ConformanceTarget implements AutoCloseable {
   }
 
   /**
-   * The configuration of a client that authenticates as a ServiceAccount (created when absent)
-   * with a token from the TokenRequest API; a cluster named by kubeconfig skips the test.
+   * The configuration of a client that authenticates as a ServiceAccount (created when absent) with
+   * a token from the TokenRequest API; a cluster named by kubeconfig skips the test.
    */
   Config serviceAccountConfig(String namespace, String serviceAccount) {
     if (server != null) {

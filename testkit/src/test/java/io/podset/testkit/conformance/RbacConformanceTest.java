@@ -76,9 +76,7 @@ class RbacConformanceTest extends ConformanceTestBase {
     /** kube-apiserver's message for the refusal. */
     String message() {
       String where =
-          namespace.isEmpty()
-              ? "at the cluster scope"
-              : "in the namespace \"" + namespace + "\"";
+          namespace.isEmpty() ? "at the cluster scope" : "in the namespace \"" + namespace + "\"";
       String what =
           resource.isEmpty()
               ? "User \"" + USER + "\" cannot " + verb + " path \"" + path + "\""
@@ -87,7 +85,8 @@ class RbacConformanceTest extends ConformanceTestBase {
       if (resource.isEmpty()) {
         return "forbidden: " + what;
       }
-      String base = resource.contains("/") ? resource.substring(0, resource.indexOf('/')) : resource;
+      String base =
+          resource.contains("/") ? resource.substring(0, resource.indexOf('/')) : resource;
       String qualified = group.isEmpty() ? base : base + "." + group;
       return name.isEmpty()
           ? qualified + " is forbidden: " + what
@@ -147,7 +146,13 @@ class RbacConformanceTest extends ConformanceTestBase {
             allowed("get", "GET", podsets + "/x", psGroup, "podsets", "x", ns),
             allowed("list", "GET", podsets, psGroup, "podsets", "", ns),
             allowed(
-                "list", "GET", "/apis/app.example.com/v1alpha1/podsets", psGroup, "podsets", "", ""),
+                "list",
+                "GET",
+                "/apis/app.example.com/v1alpha1/podsets",
+                psGroup,
+                "podsets",
+                "",
+                ""),
             allowed(
                 "watch", "GET", podsets + "?watch=1&timeoutSeconds=1", psGroup, "podsets", "", ns),
             allowed("patch", "PATCH", podsets + "/x/status", psGroup, "podsets/status", "x", ns),
@@ -159,10 +164,24 @@ class RbacConformanceTest extends ConformanceTestBase {
             allowed("patch", "PATCH", pods + "/x", "", "pods", "x", ns),
             allowed("create", "POST", events + "?dryRun=All", "", "events", "", ns),
             allowed("patch", "PATCH", events + "/x", "", "events", "x", ns),
-            allowed("get", "GET", leases + "/podset-operator", coord, "leases", "podset-operator", SYSTEM),
-            new Case("create", "POST", leases + "?dryRun=All", LEASE, true, coord, "leases", "", SYSTEM),
             allowed(
-                "update", "PUT", leases + "/podset-operator", coord, "leases", "podset-operator", SYSTEM),
+                "get",
+                "GET",
+                leases + "/podset-operator",
+                coord,
+                "leases",
+                "podset-operator",
+                SYSTEM),
+            new Case(
+                "create", "POST", leases + "?dryRun=All", LEASE, true, coord, "leases", "", SYSTEM),
+            allowed(
+                "update",
+                "PUT",
+                leases + "/podset-operator",
+                coord,
+                "leases",
+                "podset-operator",
+                SYSTEM),
             allowed("get", "GET", "/version", "", "", "", ""),
             allowed("get", "GET", "/apis", "", "", "", ""),
             // What it must not do.
@@ -189,8 +208,22 @@ class RbacConformanceTest extends ConformanceTestBase {
                 "podset-operator",
                 ns),
             refused("list", "GET", leases, coord, "leases", "", SYSTEM),
-            refused("delete", "DELETE", leases + "/podset-operator", coord, "leases", "podset-operator", SYSTEM),
-            refused("get", "GET", "/api/v1/namespaces/" + SYSTEM + "/secrets/x", "", "secrets", "x", SYSTEM),
+            refused(
+                "delete",
+                "DELETE",
+                leases + "/podset-operator",
+                coord,
+                "leases",
+                "podset-operator",
+                SYSTEM),
+            refused(
+                "get",
+                "GET",
+                "/api/v1/namespaces/" + SYSTEM + "/secrets/x",
+                "",
+                "secrets",
+                "x",
+                SYSTEM),
             refused(
                 "create",
                 "POST",

@@ -151,7 +151,8 @@ class RbacRulesConformanceTest extends ConformanceTestBase {
         get(as, configMaps() + "/cm2"),
         "configmaps \"cm2\" is forbidden: " + who + "get resource \"configmaps\"" + inNs);
     assertForbidden(
-        get(as, configMaps()), "configmaps is forbidden: " + who + "list resource \"configmaps\"" + inNs);
+        get(as, configMaps()),
+        "configmaps is forbidden: " + who + "list resource \"configmaps\"" + inNs);
     // A list or watch selecting one name by field is authorized with that name.
     assertThat(get(as, configMaps() + "?fieldSelector=metadata.name%3Dcm1").code()).isEqualTo(200);
     assertForbidden(
@@ -630,15 +631,13 @@ class RbacRulesConformanceTest extends ConformanceTestBase {
         r -> r.getRules() != null && r.getRules().size() == 1);
     assertThat(roles.withName("conformance-aggregate-" + ns).get().getRules().get(0).getResources())
         .containsExactly("configmaps");
-    Eventually.await(
-        "the aggregated rule is in force", () -> get(as, configMaps()).code() == 200);
+    Eventually.await("the aggregated rule is in force", () -> get(as, configMaps()).code() == 200);
     roles.withName("conformance-part-" + ns).delete();
     Eventually.await(
         "the aggregated ClusterRole lost the part's rule",
         () -> roles.withName("conformance-aggregate-" + ns).get(),
         r -> r.getRules() == null || r.getRules().isEmpty());
-    Eventually.await(
-        "the aggregated rule is gone", () -> get(as, configMaps()).code() == 403);
+    Eventually.await("the aggregated rule is gone", () -> get(as, configMaps()).code() == 403);
   }
 
   @Test
@@ -646,8 +645,11 @@ class RbacRulesConformanceTest extends ConformanceTestBase {
     String sa = "impersonator";
     KubernetesClient as = account(sa);
     String pods = "/api/v1/namespaces/" + ns + "/pods";
-    String bob = "pods is forbidden: User \"bob\" cannot list resource \"pods\" in API group \"\""
-        + " in the namespace \"" + ns + "\"";
+    String bob =
+        "pods is forbidden: User \"bob\" cannot list resource \"pods\" in API group \"\""
+            + " in the namespace \""
+            + ns
+            + "\"";
     // The admin may impersonate anyone; the request is then authorized as bob.
     assertForbidden(get(impersonating(client, "bob"), pods), bob);
     String who = "User \"" + user(ns, sa) + "\" cannot impersonate resource ";
@@ -681,7 +683,9 @@ class RbacRulesConformanceTest extends ConformanceTestBase {
         "groups \"g1\" is forbidden: " + who + "\"groups\" in API group \"\" at the cluster scope");
     assertForbidden(
         get(impersonating(as, "alice"), pods),
-        "users \"alice\" is forbidden: " + who + "\"users\" in API group \"\" at the cluster scope");
+        "users \"alice\" is forbidden: "
+            + who
+            + "\"users\" in API group \"\" at the cluster scope");
     JsonNode info = selfReview(impersonating(client, "bob", "g1", "g2"));
     assertThat(info.path("username").asText()).isEqualTo("bob");
     assertThat(strings(info.path("groups"))).containsExactly("g1", "g2", "system:authenticated");
@@ -716,7 +720,13 @@ class RbacRulesConformanceTest extends ConformanceTestBase {
   void tokenRequest_issuesATokenThatDiesWithItsServiceAccount() {
     KubernetesClient as = account("shortlived");
     String uid =
-        client.serviceAccounts().inNamespace(ns).withName("shortlived").get().getMetadata().getUid();
+        client
+            .serviceAccounts()
+            .inNamespace(ns)
+            .withName("shortlived")
+            .get()
+            .getMetadata()
+            .getUid();
     JsonNode info = selfReview(as);
     assertThat(info.path("username").asText()).isEqualTo(user(ns, "shortlived"));
     assertThat(info.path("uid").asText()).isEqualTo(uid);

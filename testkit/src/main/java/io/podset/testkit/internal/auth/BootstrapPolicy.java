@@ -9,14 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The default ClusterRoles and ClusterRoleBindings kube-apiserver 1.34 creates at start that
- * decide what ordinary clients may do (read from a real server): {@code cluster-admin} for {@code
+ * The default ClusterRoles and ClusterRoleBindings kube-apiserver 1.34 creates at start that decide
+ * what ordinary clients may do (read from a real server): {@code cluster-admin} for {@code
  * system:masters}; discovery, the review APIs and the public version and health paths for every
  * authenticated user ({@code system:discovery}, {@code system:basic-user}, {@code
- * system:public-info-viewer}, the last also for unauthenticated requests); the OIDC discovery
- * paths for ServiceAccounts ({@code system:service-account-issuer-discovery}). The roles of
- * Kubernetes' own components and the aggregated {@code admin}/{@code edit}/{@code view} are not
- * created.
+ * system:public-info-viewer}, the last also for unauthenticated requests); the OIDC discovery paths
+ * for ServiceAccounts ({@code system:service-account-issuer-discovery}). The roles of Kubernetes'
+ * own components and the aggregated {@code admin}/{@code edit}/{@code view} are not created.
  */
 public final class BootstrapPolicy {
 

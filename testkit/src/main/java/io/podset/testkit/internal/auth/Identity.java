@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Who sends a request, as Kubernetes' {@code user.Info}: the user name, its uid (empty when
- * none), its groups in order and its extra values.
+ * Who sends a request, as Kubernetes' {@code user.Info}: the user name, its uid (empty when none),
+ * its groups in order and its extra values.
  */
 public record Identity(
     String name, String uid, List<String> groups, Map<String, List<String>> extra) {

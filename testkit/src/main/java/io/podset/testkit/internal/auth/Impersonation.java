@@ -122,8 +122,7 @@ final class Impersonation {
         });
     List<String> actingGroups = new ArrayList<>(groups);
     if (serviceAccount != null && groups.isEmpty()) {
-      actingGroups.addAll(
-          Identity.serviceAccountGroups(serviceAccount[0]).subList(0, 2));
+      actingGroups.addAll(Identity.serviceAccountGroups(serviceAccount[0]).subList(0, 2));
     }
     if (!user.equals(Identity.ANONYMOUS)) {
       if (!actingGroups.contains(Identity.AUTHENTICATED)

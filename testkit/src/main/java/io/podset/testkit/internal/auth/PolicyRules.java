@@ -6,9 +6,9 @@ import java.util.List;
 /**
  * Whether one RBAC rule allows a request, exactly as Kubernetes' {@code rbac.RuleAllows}: verbs and
  * API groups match by equality or {@code *}; resources by equality, {@code *} or {@code
- * *}/subresource; a rule with resourceNames only matches requests that carry one of those names
- * (so it never grants a list, watch or create of a collection); non-resource URLs by equality,
- * {@code *} or a prefix ending in {@code *}.
+ * *}/subresource; a rule with resourceNames only matches requests that carry one of those names (so
+ * it never grants a list, watch or create of a collection); non-resource URLs by equality, {@code
+ * *} or a prefix ending in {@code *}.
  */
 final class PolicyRules {
 

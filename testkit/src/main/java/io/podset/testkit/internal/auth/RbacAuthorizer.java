@@ -13,11 +13,11 @@ import java.util.Objects;
 
 /**
  * kube-apiserver's authorizer chain with {@code --authorization-mode=RBAC}: members of {@code
- * system:masters} are allowed everything (with no reason), then Kubernetes' RBAC authorizer
- * visits the ClusterRoleBindings and, for a namespaced request, the RoleBindings of its namespace
- * whose subjects name the user, one of its groups or its ServiceAccount, and allows the request
- * when a rule of the referenced role allows it. A binding to a missing role adds its error to the
- * reason of a denial ({@code RBAC: clusterrole.rbac.authorization.k8s.io "x" not found}).
+ * system:masters} are allowed everything (with no reason), then Kubernetes' RBAC authorizer visits
+ * the ClusterRoleBindings and, for a namespaced request, the RoleBindings of its namespace whose
+ * subjects name the user, one of its groups or its ServiceAccount, and allows the request when a
+ * rule of the referenced role allows it. A binding to a missing role adds its error to the reason
+ * of a denial ({@code RBAC: clusterrole.rbac.authorization.k8s.io "x" not found}).
  */
 final class RbacAuthorizer implements Authorizer {
 

@@ -17,8 +17,7 @@ import java.util.Objects;
 final class ServiceAccountTokens {
 
   /** Whom a token was issued for, and until when. */
-  record Issued(
-      String namespace, String name, String uid, Instant expires, boolean forApiServer) {}
+  record Issued(String namespace, String name, String uid, Instant expires, boolean forApiServer) {}
 
   private final Clock clock;
   private final SecureRandom random = new SecureRandom();
@@ -30,8 +29,7 @@ final class ServiceAccountTokens {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
-  String issue(
-      String namespace, String name, String uid, Instant expires, boolean forApiServer) {
+  String issue(String namespace, String name, String uid, Instant expires, boolean forApiServer) {
     byte[] bytes = new byte[32];
     random.nextBytes(bytes);
     String token = "fake-sa." + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
@@ -50,9 +48,7 @@ final class ServiceAccountTokens {
     synchronized (lock) {
       issued = tokens.get(token);
     }
-    if (issued == null
-        || !issued.forApiServer()
-        || !clock.instant().isBefore(issued.expires())) {
+    if (issued == null || !issued.forApiServer() || !clock.instant().isBefore(issued.expires())) {
       return null;
     }
     return issued;

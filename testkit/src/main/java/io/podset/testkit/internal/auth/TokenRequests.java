@@ -68,8 +68,7 @@ final class TokenRequests {
     if (seconds > MAX_SECONDS) {
       throw invalidExpiration(seconds, "may not specify a duration larger than 2^32 seconds");
     }
-    ObjectNode account =
-        store.get(serviceAccounts.storageKey(), ObjectStore.key(namespace, name));
+    ObjectNode account = store.get(serviceAccounts.storageKey(), ObjectStore.key(namespace, name));
     if (account == null) {
       throw StatusError.notFound(serviceAccounts, name);
     }
@@ -96,7 +95,8 @@ final class TokenRequests {
     answer.setSpec(answered);
     answer.setStatus(
         new TokenRequestStatus(
-            expires.toString(), tokens.issue(namespace, name, uid, expires, audiences.contains(AUDIENCE))));
+            expires.toString(),
+            tokens.issue(namespace, name, uid, expires, audiences.contains(AUDIENCE))));
     return answer;
   }
 
