@@ -45,10 +45,9 @@
  * </ol>
  *
  * <p>A request goes from {@code http} through the filters (journal, faults, {@code auth}) to {@code
- * routes}, then
- * to the reads ({@code read}) or the writes ({@code write}, which apply the {@code admission} rules
- * of the kind) and the store, which tells each commit to the open watch sessions and the
- * controllers. This package assembles the rooms and is above them all.
+ * routes}, then to the reads ({@code read}) or the writes ({@code write}, which apply the {@code
+ * admission} rules of the kind) and the store, which tells each commit to the open watch sessions
+ * and the controllers. This package assembles the rooms and is above them all.
  *
  * <h2>What is emulated</h2>
  *
@@ -163,29 +162,27 @@
  *   <li>RBAC is enforced only with {@link io.podset.testkit.FakeApiServer.Builder#enforceRbac()}
  *       (otherwise every request may do anything). With it: bearer tokens only (the admin's and
  *       those of TokenRequest, which are opaque strings, not signed JWTs, and carry no {@code
- *       credential-id} extra; no client certificates, OIDC or webhook authentication); bound
- *       tokens ({@code boundObjectRef}) are not invalidated with their object; the bootstrap
- *       policy holds only {@code cluster-admin}, {@code system:discovery}, {@code
- *       system:basic-user}, {@code system:public-info-viewer} and {@code
- *       system:service-account-issuer-discovery} with their bindings (not the aggregated {@code
- *       admin}/{@code edit}/{@code view} nor the components' roles); escalation prevention (a role or
- *       binding may grant only what its writer holds, unless it has {@code escalate}/{@code
- *       bind}) is checked on the object a write sends, or for a patch on its dry-run result,
- *       before validation (the real server checks in storage, so which of two errors a bad write
- *       gets may differ) and also for writes that only change owner references or finalizers;
- *       a SelfSubjectRulesReview lists the bindings' rules ordered by binding name (the real
- *       server's order varies); review answers carry no {@code managedFields}; a TokenReview answers only for the API
- *       server's audience and says {@code invalid bearer token} for an expired token too (the
- *       real server names the expiry); the review and
- *       TokenRequest endpoints are not listed in discovery. Role changes apply at once (the real
- *       authorizer's informers lag a moment). {@code kubectl} sends no credentials to the fake:
- *       client-go applies a kubeconfig's user (token, {@code --as}) only over TLS and the fake
- *       speaks plain HTTP, so with RBAC enforced kubectl is {@code system:anonymous}; the fabric8
- *       configurations ({@code clientConfig()}, {@code serviceAccountConfig}, {@code userConfig})
- *       send theirs. Admission webhooks, quotas, limit ranges, API
- *       priority and fairness; TLS (plain HTTP only); protobuf
- *       and YAML responses (requests may be protobuf or YAML, answers are JSON only); CBOR in
- *       either direction.
+ *       credential-id} extra; no client certificates, OIDC or webhook authentication); bound tokens
+ *       ({@code boundObjectRef}) are not invalidated with their object; the bootstrap policy holds
+ *       only {@code cluster-admin}, {@code system:discovery}, {@code system:basic-user}, {@code
+ *       system:public-info-viewer} and {@code system:service-account-issuer-discovery} with their
+ *       bindings (not the aggregated {@code admin}/{@code edit}/{@code view} nor the components'
+ *       roles); escalation prevention (a role or binding may grant only what its writer holds,
+ *       unless it has {@code escalate}/{@code bind}) is checked on the object a write sends, or for
+ *       a patch on its dry-run result, before validation (the real server checks in storage, so
+ *       which of two errors a bad write gets may differ) and also for writes that only change owner
+ *       references or finalizers; a SelfSubjectRulesReview lists the bindings' rules ordered by
+ *       binding name (the real server's order varies); review answers carry no {@code
+ *       managedFields}; a TokenReview answers only for the API server's audience and says {@code
+ *       invalid bearer token} for an expired token too (the real server names the expiry); the
+ *       review and TokenRequest endpoints are not listed in discovery. Role changes apply at once
+ *       (the real authorizer's informers lag a moment). {@code kubectl} sends no credentials to the
+ *       fake: client-go applies a kubeconfig's user (token, {@code --as}) only over TLS and the
+ *       fake speaks plain HTTP, so with RBAC enforced kubectl is {@code system:anonymous}; the
+ *       fabric8 configurations ({@code clientConfig()}, {@code serviceAccountConfig}, {@code
+ *       userConfig}) send theirs. Admission webhooks, quotas, limit ranges, API priority and
+ *       fairness; TLS (plain HTTP only); protobuf and YAML responses (requests may be protobuf or
+ *       YAML, answers are JSON only); CBOR in either direction.
  *   <li>Garbage collection and namespace termination run synchronously after the write that
  *       triggers them (Kubernetes' controllers act a moment later, so clients must not rely on
  *       either timing); owner references are resolved by uid only (apiVersion, kind and name are

@@ -475,7 +475,8 @@ class RbacRulesConformanceTest extends ConformanceTestBase {
           verbs: ["get"]
         """);
     Config config = target.serviceAccountConfig(ns, sa);
-    String token = config.getOauthToken() != null ? config.getOauthToken() : config.getAutoOAuthToken();
+    String token =
+        config.getOauthToken() != null ? config.getOauthToken() : config.getAutoOAuthToken();
     String attributes =
         "\"resourceAttributes\":{\"namespace\":\"%s\",\"verb\":\"get\",\"resource\":\"configmaps\",\"name\":\"cm1\"}"
             .formatted(ns);
@@ -485,7 +486,11 @@ class RbacRulesConformanceTest extends ConformanceTestBase {
             "/apis/authorization.k8s.io/v1/subjectaccessreviews",
             "application/json",
             "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SubjectAccessReview\","
-                + "\"spec\":{\"user\":\"" + user(ns, sa) + "\"," + attributes + "}}",
+                + "\"spec\":{\"user\":\""
+                + user(ns, sa)
+                + "\","
+                + attributes
+                + "}}",
             Map.of());
     assertThat(review.code()).as(String.valueOf(review.body())).isEqualTo(201);
     assertSameJson(
@@ -500,7 +505,9 @@ class RbacRulesConformanceTest extends ConformanceTestBase {
             "/apis/authorization.k8s.io/v1/subjectaccessreviews",
             "application/json",
             "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SubjectAccessReview\","
-                + "\"spec\":{" + attributes + "}}",
+                + "\"spec\":{"
+                + attributes
+                + "}}",
             Map.of());
     assertThat(nobody.code()).isEqualTo(422);
     assertThat(nobody.body().path("message").asText())
@@ -514,7 +521,11 @@ class RbacRulesConformanceTest extends ConformanceTestBase {
             local,
             "application/json",
             "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"LocalSubjectAccessReview\","
-                + "\"spec\":{\"user\":\"" + user(ns, sa) + "\"," + attributes + "}}",
+                + "\"spec\":{\"user\":\""
+                + user(ns, sa)
+                + "\","
+                + attributes
+                + "}}",
             Map.of());
     assertThat(localReview.code()).isEqualTo(201);
     assertThat(localReview.body().path("metadata").path("namespace").asText()).isEqualTo(ns);
@@ -541,14 +552,17 @@ class RbacRulesConformanceTest extends ConformanceTestBase {
             tokenReviews,
             "application/json",
             "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenReview\","
-                + "\"spec\":{\"token\":\"" + token + "\"}}",
+                + "\"spec\":{\"token\":\""
+                + token
+                + "\"}}",
             Map.of());
     assertThat(known.code()).isEqualTo(201);
     JsonNode status = known.body().path("status");
     assertThat(status.path("authenticated").asBoolean()).isTrue();
     assertThat(status.path("user").path("username").asText()).isEqualTo(user(ns, sa));
     assertThat(status.path("user").path("uid").asText())
-        .isEqualTo(client.serviceAccounts().inNamespace(ns).withName(sa).get().getMetadata().getUid());
+        .isEqualTo(
+            client.serviceAccounts().inNamespace(ns).withName(sa).get().getMetadata().getUid());
     assertThat(strings(status.path("user").path("groups")))
         .containsExactly(
             "system:serviceaccounts", "system:serviceaccounts:" + ns, "system:authenticated");
@@ -563,7 +577,9 @@ class RbacRulesConformanceTest extends ConformanceTestBase {
                 + "\"spec\":{\"token\":\"bogus\"}}",
             Map.of());
     assertSameJson(
-        "bogus token review", bogus.body().path("status"), "{\"user\":{},\"error\":\"invalid bearer token\"}");
+        "bogus token review",
+        bogus.body().path("status"),
+        "{\"user\":{},\"error\":\"invalid bearer token\"}");
     Raw empty =
         raw(
             "POST",
@@ -581,7 +597,9 @@ class RbacRulesConformanceTest extends ConformanceTestBase {
             "/apis/authorization.k8s.io/v1/subjectaccessreviews",
             "application/json",
             "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SubjectAccessReview\","
-                + "\"spec\":{\"user\":\"bob\"," + attributes + "}}",
+                + "\"spec\":{\"user\":\"bob\","
+                + attributes
+                + "}}",
             Map.of()),
         "subjectaccessreviews.authorization.k8s.io is forbidden: User \""
             + user(ns, sa)

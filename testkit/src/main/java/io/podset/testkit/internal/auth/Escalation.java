@@ -59,7 +59,11 @@ final class Escalation {
   }
 
   private static PolicyRule rule(
-      List<String> groups, List<String> resources, List<String> names, List<String> urls, String verb) {
+      List<String> groups,
+      List<String> resources,
+      List<String> names,
+      List<String> urls,
+      String verb) {
     PolicyRule rule = new PolicyRule();
     rule.setApiGroups(new ArrayList<>(groups));
     rule.setResources(new ArrayList<>(resources));
@@ -153,7 +157,9 @@ final class Escalation {
     return compacted;
   }
 
-  /** Kubernetes' {@code CompactString}: {@code {APIGroups:[""], Resources:["pods"], Verbs:["get"]}}. */
+  /**
+   * Kubernetes' {@code CompactString}: {@code {APIGroups:[""], Resources:["pods"], Verbs:["get"]}}.
+   */
   private static String describe(PolicyRule rule) {
     List<String> parts = new ArrayList<>();
     add(parts, "APIGroups", rule.getApiGroups());

@@ -74,7 +74,8 @@ final class EscalationGuard {
     } else {
       object = ObjectWrites.parseObject(http);
     }
-    String name = request.name().isEmpty() ? Objects.toString(Json.name(object), "") : request.name();
+    String name =
+        request.name().isEmpty() ? Objects.toString(Json.name(object), "") : request.name();
     String namespace = request.namespace();
     switch (request.resource()) {
       case "roles", "clusterroles" -> checkRole(request, object, name, namespace);
@@ -96,7 +97,8 @@ final class EscalationGuard {
     if (cluster && object.path("aggregationRule").isObject()) {
       Authorizer.Rules held = authorizer.rulesFor(request.user(), namespace);
       if (!Escalation.missing(held.rules(), FULL_AUTHORITY).isEmpty()) {
-        throw forbidden(request, name, "must have cluster-admin privileges to use the aggregationRule");
+        throw forbidden(
+            request, name, "must have cluster-admin privileges to use the aggregationRule");
       }
     }
   }
@@ -160,8 +162,13 @@ final class EscalationGuard {
     return new StatusError(
         403,
         "Forbidden",
-        request.resource() + "." + RbacIndex.GROUP + " " + RbacAuthorizer.quote(name)
-            + " is forbidden: " + why,
+        request.resource()
+            + "."
+            + RbacIndex.GROUP
+            + " "
+            + RbacAuthorizer.quote(name)
+            + " is forbidden: "
+            + why,
         StatusError.details(name, RbacIndex.GROUP, request.resource()));
   }
 
@@ -170,7 +177,12 @@ final class EscalationGuard {
     return new StatusError(
         404,
         "NotFound",
-        request.resource() + "." + RbacIndex.GROUP + " " + RbacAuthorizer.quote(role) + " not found",
+        request.resource()
+            + "."
+            + RbacIndex.GROUP
+            + " "
+            + RbacAuthorizer.quote(role)
+            + " not found",
         StatusError.details(role, RbacIndex.GROUP, request.resource()));
   }
 }

@@ -120,7 +120,8 @@ final class Reviews {
                 text(resource.getResource()),
                 text(resource.getSubresource()),
                 text(resource.getName()))
-            : Attributes.nonResource(user, text(nonResource.getVerb()), text(nonResource.getPath()));
+            : Attributes.nonResource(
+                user, text(nonResource.getVerb()), text(nonResource.getPath()));
     Decision decision = authorizer.authorize(asked);
     SubjectAccessReviewStatus status = new SubjectAccessReviewStatus();
     status.setAllowed(decision.allowed());
@@ -215,7 +216,8 @@ final class Reviews {
     status.setUserInfo(userInfo(user));
     review.setStatus(status);
     ObjectMeta meta = new ObjectMeta();
-    meta.setCreationTimestamp(clock.instant().with(java.time.temporal.ChronoField.NANO_OF_SECOND, 0).toString());
+    meta.setCreationTimestamp(
+        clock.instant().with(java.time.temporal.ChronoField.NANO_OF_SECOND, 0).toString());
     review.setMetadata(meta);
     return created(review);
   }
