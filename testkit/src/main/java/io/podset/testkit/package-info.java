@@ -168,17 +168,22 @@
  *       only {@code cluster-admin}, {@code system:discovery}, {@code system:basic-user}, {@code
  *       system:public-info-viewer} and {@code system:service-account-issuer-discovery} with their
  *       bindings (not the aggregated {@code admin}/{@code edit}/{@code view} nor the components'
- *       roles); the RBAC authorizer's escalation checks (creating a role or binding with more than
- *       one holds) are not made; a SelfSubjectRulesReview lists the bindings' rules ordered by
+ *       roles); escalation prevention (a role or binding may grant only what its writer holds,
+ *       unless it has {@code escalate}/{@code bind}) is checked on the object a write sends, or for
+ *       a patch on its dry-run result, before validation (the real server checks in storage, so
+ *       which of two errors a bad write gets may differ) and also for writes that only change owner
+ *       references or finalizers; a SelfSubjectRulesReview lists the bindings' rules ordered by
  *       binding name (the real server's order varies); review answers carry no {@code
- *       managedFields}; the review and TokenRequest endpoints are not listed in discovery. Role
- *       changes apply at once (the real authorizer's informers lag a moment). {@code kubectl} sends
- *       no credentials to the fake: client-go applies a kubeconfig's user (token, {@code --as})
- *       only over TLS and the fake speaks plain HTTP, so with RBAC enforced kubectl is {@code
- *       system:anonymous}; the fabric8 configurations ({@code clientConfig()}, {@code
- *       serviceAccountConfig}, {@code userConfig}) send theirs. Admission webhooks, quotas, limit
- *       ranges, API priority and fairness; TLS (plain HTTP only); protobuf and YAML responses
- *       (requests may be protobuf or YAML, answers are JSON only); CBOR in either direction.
+ *       managedFields}; a TokenReview answers only for the API server's audience and says {@code
+ *       invalid bearer token} for an expired token too (the real server names the expiry); the
+ *       review and TokenRequest endpoints are not listed in discovery. Role changes apply at once
+ *       (the real authorizer's informers lag a moment). {@code kubectl} sends no credentials to the
+ *       fake: client-go applies a kubeconfig's user (token, {@code --as}) only over TLS and the
+ *       fake speaks plain HTTP, so with RBAC enforced kubectl is {@code system:anonymous}; the
+ *       fabric8 configurations ({@code clientConfig()}, {@code serviceAccountConfig}, {@code
+ *       userConfig}) send theirs. Admission webhooks, quotas, limit ranges, API priority and
+ *       fairness; TLS (plain HTTP only); protobuf and YAML responses (requests may be protobuf or
+ *       YAML, answers are JSON only); CBOR in either direction.
  *   <li>The namespace controllers of kube-controller-manager beyond termination: a new namespace
  *       gets no {@code default} ServiceAccount and no {@code kube-root-ca.crt} ConfigMap (the real
  *       server's root CA publisher adds one to every namespace; lists of ConfigMaps on a real

@@ -364,6 +364,250 @@ class RbacRulesConformanceTest extends ConformanceTestBase {
   }
 
   @Test
+  void rolesAndBindings_grantOnlyWhatTheirWriterHolds() {
+    String sa = "escalator";
+    grant(
+        sa,
+        """
+        - apiGroups: ["rbac.authorization.k8s.io"]
+          resources: ["roles", "rolebindings"]
+          verbs: ["create", "update", "patch", "get"]
+        - apiGroups: [""]
+          resources: ["configmaps"]
+          resourceNames: ["cm1"]
+          verbs: ["get"]
+        """);
+    KubernetesClient as = account(sa);
+    String rbac = "/apis/rbac.authorization.k8s.io/v1/namespaces/" + ns;
+    String holder =
+        "user \"%s\" (groups=[\"system:serviceaccounts\" \"system:serviceaccounts:%s\""
+                .formatted(user(ns, sa), ns)
+            + " \"system:authenticated\"]) is attempting to grant RBAC permissions not currently"
+            + " held:\n";
+    assertForbidden(
+        raw(
+            as,
+            "POST",
+            rbac + "/roles",
+            "application/json",
+            "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\","
+                + "\"metadata\":{\"name\":\"esc\"},\"rules\":["
+                + "{\"apiGroups\":[\"\"],\"resources\":[\"pods\",\"secrets\"],\"verbs\":[\"get\",\"list\"]},"
+                + "{\"apiGroups\":[\"apps\"],\"resources\":[\"deployments\"],\"verbs\":[\"*\"]}]}",
+            Map.of()),
+        "roles.rbac.authorization.k8s.io \"esc\" is forbidden: "
+            + holder
+            + "{APIGroups:[\"\"], Resources:[\"pods\"], Verbs:[\"get\" \"list\"]}\n"
+            + "{APIGroups:[\"\"], Resources:[\"secrets\"], Verbs:[\"get\" \"list\"]}\n"
+            + "{APIGroups:[\"apps\"], Resources:[\"deployments\"], Verbs:[\"*\"]}");
+    String held =
+        "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\","
+            + "\"metadata\":{\"name\":\"held\"},\"rules\":[{\"apiGroups\":[\"\"],"
+            + "\"resources\":[\"configmaps\"],\"resourceNames\":[\"cm1\"],\"verbs\":[\"get\"]}]}";
+    assertThat(raw(as, "POST", rbac + "/roles", "application/json", held, Map.of()).code())
+        .isEqualTo(201);
+    Raw applied =
+        raw(
+            as,
+            "PATCH",
+            rbac + "/roles/more?fieldManager=test",
+            "application/apply-patch+yaml",
+            "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\","
+                + "\"metadata\":{\"name\":\"more\"},\"rules\":[{\"apiGroups\":[\"\"],"
+                + "\"resources\":[\"configmaps\"],\"resourceNames\":[\"cm1\",\"cm2\"],"
+                + "\"verbs\":[\"get\"]}]}",
+            Map.of());
+    assertForbidden(
+        applied,
+        "roles.rbac.authorization.k8s.io \"more\" is forbidden: "
+            + holder
+            + "{APIGroups:[\"\"], Resources:[\"configmaps\"], ResourceNames:[\"cm2\"],"
+            + " Verbs:[\"get\"]}");
+    String binding =
+        "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"RoleBinding\","
+            + "\"metadata\":{\"name\":\"%s\"},\"roleRef\":{\"apiGroup\":"
+            + "\"rbac.authorization.k8s.io\",\"kind\":\"%s\",\"name\":\"%s\"},"
+            + "\"subjects\":[{\"kind\":\"User\",\"name\":\"someone\"}]}";
+    assertForbidden(
+        raw(
+            as,
+            "POST",
+            rbac + "/rolebindings",
+            "application/json",
+            binding.formatted("admin", "ClusterRole", "cluster-admin"),
+            Map.of()),
+        "rolebindings.rbac.authorization.k8s.io \"admin\" is forbidden: "
+            + holder
+            + "{APIGroups:[\"*\"], Resources:[\"*\"], Verbs:[\"*\"]}\n"
+            + "{NonResourceURLs:[\"*\"], Verbs:[\"*\"]}");
+    assertThat(
+            raw(
+                    as,
+                    "POST",
+                    rbac + "/rolebindings",
+                    "application/json",
+                    binding.formatted("held", "Role", "held"),
+                    Map.of())
+                .code())
+        .isEqualTo(201);
+    Raw missing =
+        raw(
+            as,
+            "POST",
+            rbac + "/rolebindings",
+            "application/json",
+            binding.formatted("dangling", "Role", "nosuch"),
+            Map.of());
+    assertThat(missing.code()).isEqualTo(404);
+    assertThat(missing.body().path("message").asText())
+        .isEqualTo("rolebindings.rbac.authorization.k8s.io \"nosuch\" not found");
+  }
+
+  @Test
+  void delegatedReviews_answerForTheSubjectOrTokenTheyName() {
+    String sa = "delegate";
+    grant(
+        sa,
+        """
+        - apiGroups: [""]
+          resources: ["configmaps"]
+          resourceNames: ["cm1"]
+          verbs: ["get"]
+        """);
+    Config config = target.serviceAccountConfig(ns, sa);
+    String token =
+        config.getOauthToken() != null ? config.getOauthToken() : config.getAutoOAuthToken();
+    String attributes =
+        "\"resourceAttributes\":{\"namespace\":\"%s\",\"verb\":\"get\",\"resource\":\"configmaps\",\"name\":\"cm1\"}"
+            .formatted(ns);
+    Raw review =
+        raw(
+            "POST",
+            "/apis/authorization.k8s.io/v1/subjectaccessreviews",
+            "application/json",
+            "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SubjectAccessReview\","
+                + "\"spec\":{\"user\":\""
+                + user(ns, sa)
+                + "\","
+                + attributes
+                + "}}",
+            Map.of());
+    assertThat(review.code()).as(String.valueOf(review.body())).isEqualTo(201);
+    assertSameJson(
+        "subject access review",
+        review.body().path("status"),
+        ("{\"allowed\":true,\"reason\":\"RBAC: allowed by RoleBinding \\\"delegate/%1$s\\\" of"
+                + " Role \\\"delegate\\\" to ServiceAccount \\\"delegate/%1$s\\\"\"}")
+            .formatted(ns));
+    Raw nobody =
+        raw(
+            "POST",
+            "/apis/authorization.k8s.io/v1/subjectaccessreviews",
+            "application/json",
+            "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SubjectAccessReview\","
+                + "\"spec\":{"
+                + attributes
+                + "}}",
+            Map.of());
+    assertThat(nobody.code()).isEqualTo(422);
+    assertThat(nobody.body().path("message").asText())
+        .isEqualTo(
+            ".authorization.k8s.io \"\" is invalid: spec.user: Invalid value: \"\": at least one"
+                + " of user or group must be specified");
+    String local = "/apis/authorization.k8s.io/v1/namespaces/" + ns + "/localsubjectaccessreviews";
+    Raw localReview =
+        raw(
+            "POST",
+            local,
+            "application/json",
+            "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"LocalSubjectAccessReview\","
+                + "\"spec\":{\"user\":\""
+                + user(ns, sa)
+                + "\","
+                + attributes
+                + "}}",
+            Map.of());
+    assertThat(localReview.code()).isEqualTo(201);
+    assertThat(localReview.body().path("metadata").path("namespace").asText()).isEqualTo(ns);
+    assertThat(localReview.body().path("status").path("allowed").asBoolean()).isTrue();
+    Raw elsewhere =
+        raw(
+            "POST",
+            local,
+            "application/json",
+            "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"LocalSubjectAccessReview\","
+                + "\"spec\":{\"user\":\"bob\",\"resourceAttributes\":{\"namespace\":\"other\","
+                + "\"verb\":\"get\",\"resource\":\"pods\"}}}",
+            Map.of());
+    assertThat(elsewhere.code()).isEqualTo(422);
+    assertThat(elsewhere.body().path("message").asText())
+        .isEqualTo(
+            ".authorization.k8s.io \"\" is invalid: spec.resourceAttributes.namespace: Invalid"
+                + " value: \"other\": must match metadata.namespace");
+
+    String tokenReviews = "/apis/authentication.k8s.io/v1/tokenreviews";
+    Raw known =
+        raw(
+            "POST",
+            tokenReviews,
+            "application/json",
+            "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenReview\","
+                + "\"spec\":{\"token\":\""
+                + token
+                + "\"}}",
+            Map.of());
+    assertThat(known.code()).isEqualTo(201);
+    JsonNode status = known.body().path("status");
+    assertThat(status.path("authenticated").asBoolean()).isTrue();
+    assertThat(status.path("user").path("username").asText()).isEqualTo(user(ns, sa));
+    assertThat(status.path("user").path("uid").asText())
+        .isEqualTo(
+            client.serviceAccounts().inNamespace(ns).withName(sa).get().getMetadata().getUid());
+    assertThat(strings(status.path("user").path("groups")))
+        .containsExactly(
+            "system:serviceaccounts", "system:serviceaccounts:" + ns, "system:authenticated");
+    assertThat(strings(status.path("audiences")))
+        .containsExactly("https://kubernetes.default.svc.cluster.local");
+    Raw bogus =
+        raw(
+            "POST",
+            tokenReviews,
+            "application/json",
+            "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenReview\","
+                + "\"spec\":{\"token\":\"bogus\"}}",
+            Map.of());
+    assertSameJson(
+        "bogus token review",
+        bogus.body().path("status"),
+        "{\"user\":{},\"error\":\"invalid bearer token\"}");
+    Raw empty =
+        raw(
+            "POST",
+            tokenReviews,
+            "application/json",
+            "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenReview\",\"spec\":{}}",
+            Map.of());
+    assertThat(empty.code()).isEqualTo(400);
+    assertThat(empty.body().path("message").asText())
+        .isEqualTo("token is required for TokenReview in authentication");
+    assertForbidden(
+        raw(
+            account(sa),
+            "POST",
+            "/apis/authorization.k8s.io/v1/subjectaccessreviews",
+            "application/json",
+            "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SubjectAccessReview\","
+                + "\"spec\":{\"user\":\"bob\","
+                + attributes
+                + "}}",
+            Map.of()),
+        "subjectaccessreviews.authorization.k8s.io is forbidden: User \""
+            + user(ns, sa)
+            + "\" cannot create resource \"subjectaccessreviews\" in API group"
+            + " \"authorization.k8s.io\" at the cluster scope");
+  }
+
+  @Test
   void aggregatedClusterRole_collectsTheRulesOfMatchingRoles() {
     String sa = "aggregated";
     String label = "conformance.podset.io/aggregate-to-" + ns;

@@ -11,6 +11,7 @@ import io.podset.testkit.internal.resource.ResourceType;
 import io.podset.testkit.internal.resource.StatusError;
 import io.podset.testkit.internal.store.ObjectStore;
 import io.podset.testkit.internal.write.ObjectWrites;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -35,15 +36,19 @@ public final class AuthFilter implements RequestFilter {
   private final Impersonation impersonation;
   private final Reviews reviews;
   private final TokenRequests tokenRequests;
+  // Null when not enforcing.
+  private final EscalationGuard escalation;
 
   private AuthFilter(
       boolean enforce,
       ObjectStore store,
       ResourceRegistry registry,
       Authorizer authorizer,
+      EscalationGuard escalation,
       ServiceAccountTokens tokens,
       Clock clock) {
     this.enforce = enforce;
+    this.escalation = escalation;
     this.store = store;
     this.registry = registry;
     this.authentication = new Authentication(store, tokens);
@@ -74,7 +79,13 @@ public final class AuthFilter implements RequestFilter {
     store.addCommitListener(new ClusterRoleAggregator(store, registry, writes));
     Authorizer authorizer = enforce ? new RbacAuthorizer(index) : Authorizer.alwaysAllow();
     return new AuthFilter(
-        enforce, store, registry, authorizer, new ServiceAccountTokens(clock), clock);
+        enforce,
+        store,
+        registry,
+        authorizer,
+        enforce ? new EscalationGuard(authorizer, index) : null,
+        new ServiceAccountTokens(clock),
+        clock);
   }
 
   /** Whether RBAC decides requests. */
@@ -113,6 +124,12 @@ public final class AuthFilter implements RequestFilter {
       authorize(attributes);
       if (createsByApply(attributes, request)) {
         authorize(attributes.withVerb("create"));
+      }
+      if (escalation != null && EscalationGuard.applies(attributes)) {
+        ApiResponse refused = escalation.check(attributes, request, next);
+        if (refused != null) {
+          return refused;
+        }
       }
       ApiResponse answered = answer(user, attributes, request);
       return answered != null ? answered : next.proceed(request);
@@ -180,12 +197,22 @@ public final class AuthFilter implements RequestFilter {
       }
       return tokenRequests.create(attributes.namespace(), attributes.name(), request);
     }
+    String namespace = attributes.namespace();
     boolean review =
         (group.equals(Reviews.AUTHORIZATION)
-                && (resource.equals("selfsubjectaccessreviews")
-                    || resource.equals("selfsubjectrulesreviews")))
-            || (group.equals(Reviews.AUTHENTICATION) && resource.equals("selfsubjectreviews"));
-    if (!review || !attributes.namespace().isEmpty() || !attributes.name().isEmpty()) {
+                && namespace.isEmpty()
+                && List.of(
+                        "selfsubjectaccessreviews",
+                        "selfsubjectrulesreviews",
+                        "subjectaccessreviews")
+                    .contains(resource))
+            || (group.equals(Reviews.AUTHORIZATION)
+                && !namespace.isEmpty()
+                && resource.equals("localsubjectaccessreviews"))
+            || (group.equals(Reviews.AUTHENTICATION)
+                && namespace.isEmpty()
+                && List.of("selfsubjectreviews", "tokenreviews").contains(resource));
+    if (!review || !attributes.name().isEmpty()) {
       return null;
     }
     if (!request.method().equals("POST")) {
@@ -194,6 +221,9 @@ public final class AuthFilter implements RequestFilter {
     return switch (resource) {
       case "selfsubjectaccessreviews" -> reviews.accessReview(user, request);
       case "selfsubjectrulesreviews" -> reviews.rulesReview(user, request);
+      case "subjectaccessreviews" -> reviews.subjectAccessReview(request, null);
+      case "localsubjectaccessreviews" -> reviews.subjectAccessReview(request, namespace);
+      case "tokenreviews" -> reviews.tokenReview(request, authentication);
       default -> reviews.selfReview(user, request);
     };
   }

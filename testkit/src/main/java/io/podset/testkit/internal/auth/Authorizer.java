@@ -29,15 +29,20 @@ interface Authorizer {
 
       @Override
       public Rules rulesFor(Identity user, String namespace) {
-        PolicyRule all = new PolicyRule();
-        all.setVerbs(List.of("*"));
-        all.setApiGroups(List.of("*"));
-        all.setResources(List.of("*"));
-        PolicyRule urls = new PolicyRule();
-        urls.setVerbs(List.of("*"));
-        urls.setNonResourceURLs(List.of("*"));
-        return new Rules(List.of(all, urls), List.of());
+        return new Rules(everything(), List.of());
       }
     };
+  }
+
+  /** The rules of {@code cluster-admin}: every verb on every resource and every URL. */
+  static List<PolicyRule> everything() {
+    PolicyRule all = new PolicyRule();
+    all.setVerbs(List.of("*"));
+    all.setApiGroups(List.of("*"));
+    all.setResources(List.of("*"));
+    PolicyRule urls = new PolicyRule();
+    urls.setVerbs(List.of("*"));
+    urls.setNonResourceURLs(List.of("*"));
+    return List.of(all, urls);
   }
 }

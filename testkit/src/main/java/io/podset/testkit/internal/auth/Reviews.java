@@ -12,6 +12,8 @@ import io.fabric8.kubernetes.api.model.authorization.v1.ResourceRule;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectRulesReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectRulesReviewSpec;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewSpec;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewStatus;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectRulesReviewStatus;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -23,14 +25,16 @@ import io.podset.testkit.internal.resource.StatusError;
 import io.podset.testkit.internal.write.RequestBodies;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * The review APIs every authenticated user may create (the bootstrap ClusterRole {@code
- * system:basic-user}): SelfSubjectAccessReview and SelfSubjectRulesReview
- * (authorization.k8s.io/v1), answered by the server's authorizer for the requester, and
- * SelfSubjectReview (authentication.k8s.io/v1), which tells the requester who it is. Nothing is
- * stored.
+ * The review APIs: those every authenticated user may create (the bootstrap ClusterRole {@code
+ * system:basic-user}), SelfSubjectAccessReview and SelfSubjectRulesReview (authorization.k8s.io/v1)
+ * answered by the server's authorizer for the requester and SelfSubjectReview
+ * (authentication.k8s.io/v1) which tells the requester who it is; and those of delegated
+ * authentication and authorization (a metrics endpoint's filter, a webhook): SubjectAccessReview,
+ * LocalSubjectAccessReview and TokenReview. Nothing is stored.
  */
 final class Reviews {
 
@@ -47,18 +51,64 @@ final class Reviews {
 
   ApiResponse accessReview(Identity user, ApiRequest request) {
     SelfSubjectAccessReview review = parse(request, SelfSubjectAccessReview.class);
-    ResourceAttributes resource =
-        review.getSpec() == null ? null : review.getSpec().getResourceAttributes();
-    NonResourceAttributes nonResource =
-        review.getSpec() == null ? null : review.getSpec().getNonResourceAttributes();
-    if ((resource == null) == (nonResource == null)) {
+    review.setStatus(
+        decide(
+            user,
+            review.getSpec() == null ? null : review.getSpec().getResourceAttributes(),
+            review.getSpec() == null ? null : review.getSpec().getNonResourceAttributes()));
+    review.setMetadata(new ObjectMeta());
+    return created(review);
+  }
+
+  /**
+   * A SubjectAccessReview (cluster-wide) or, with {@code namespace}, a LocalSubjectAccessReview:
+   * the authorizer's answer for the user and groups of the spec (taken as given: no groups are
+   * added).
+   */
+  ApiResponse subjectAccessReview(ApiRequest request, String namespace) {
+    SubjectAccessReview review = parse(request, SubjectAccessReview.class);
+    SubjectAccessReviewSpec spec =
+        review.getSpec() == null ? new SubjectAccessReviewSpec() : review.getSpec();
+    ResourceAttributes resource = spec.getResourceAttributes();
+    NonResourceAttributes nonResource = spec.getNonResourceAttributes();
+    requireOneOf(resource, nonResource);
+    if ((spec.getUser() == null || spec.getUser().isEmpty())
+        && (spec.getGroups() == null || spec.getGroups().isEmpty())) {
       throw Invalid.of(
           AUTHORIZATION,
           "",
-          "spec.resourceAttributes",
-          "Invalid value: null: exactly one of nonResourceAttributes or resourceAttributes must be"
-              + " specified");
+          "spec.user",
+          "Invalid value: \"\": at least one of user or group must be specified");
     }
+    if (namespace != null) {
+      String asked = resource == null ? "" : text(resource.getNamespace());
+      if (resource == null || !asked.equals(namespace)) {
+        throw Invalid.of(
+            AUTHORIZATION,
+            "",
+            "spec.resourceAttributes.namespace",
+            "Invalid value: \"" + asked + "\": must match metadata.namespace");
+      }
+    }
+    Identity subject =
+        new Identity(
+            text(spec.getUser()),
+            text(spec.getUid()),
+            spec.getGroups() == null ? List.of() : spec.getGroups(),
+            spec.getExtra() == null ? Map.of() : spec.getExtra());
+    SubjectAccessReviewStatus status = decide(subject, resource, nonResource);
+    ObjectNode answer = Json.toNode(review);
+    ObjectNode meta = answer.putObject("metadata");
+    if (namespace != null) {
+      meta.put("namespace", namespace);
+    }
+    answer.set("status", Json.toNode(status));
+    return ApiResponse.json(201, answer);
+  }
+
+  private SubjectAccessReviewStatus decide(
+      Identity user, ResourceAttributes resource, NonResourceAttributes nonResource) {
+    requireOneOf(resource, nonResource);
     Attributes asked =
         resource != null
             ? Attributes.resource(
@@ -78,9 +128,46 @@ final class Reviews {
     if (!decision.reason().isEmpty()) {
       status.setReason(decision.reason());
     }
-    review.setStatus(status);
-    review.setMetadata(new ObjectMeta());
-    return created(review);
+    return status;
+  }
+
+  private static void requireOneOf(ResourceAttributes resource, NonResourceAttributes nonResource) {
+    if ((resource == null) == (nonResource == null)) {
+      throw Invalid.of(
+          AUTHORIZATION,
+          "",
+          "spec.resourceAttributes",
+          "Invalid value: null: exactly one of nonResourceAttributes or resourceAttributes must be"
+              + " specified");
+    }
+  }
+
+  /**
+   * A TokenReview: who a bearer token authenticates, for the API server's audience; an unknown or
+   * expired token is not authenticated ({@code invalid bearer token}).
+   */
+  ApiResponse tokenReview(ApiRequest request, Authentication authentication) {
+    ObjectNode body = ObjectWrites.parseObject(request);
+    String token = body.path("spec").path("token").asText("");
+    if (token.isEmpty()) {
+      throw StatusError.badRequest("token is required for TokenReview in authentication");
+    }
+    Identity user = authentication.tokenUser(token);
+    ObjectNode answer = body.deepCopy();
+    answer.put("apiVersion", "authentication.k8s.io/v1");
+    answer.put("kind", "TokenReview");
+    answer.putObject("metadata");
+    ObjectNode status = answer.putObject("status");
+    if (user == null) {
+      status.putObject("user");
+      status.put("error", "invalid bearer token");
+    } else {
+      status.put("authenticated", true);
+      UserInfo info = userInfo(user);
+      status.set("user", Json.toNode(info));
+      status.putArray("audiences").add(TokenRequests.AUDIENCE);
+    }
+    return ApiResponse.json(201, answer);
   }
 
   ApiResponse rulesReview(Identity user, ApiRequest request) {
@@ -125,6 +212,17 @@ final class Reviews {
 
   ApiResponse selfReview(Identity user, ApiRequest request) {
     SelfSubjectReview review = parse(request, SelfSubjectReview.class);
+    SelfSubjectReviewStatus status = new SelfSubjectReviewStatus();
+    status.setUserInfo(userInfo(user));
+    review.setStatus(status);
+    ObjectMeta meta = new ObjectMeta();
+    meta.setCreationTimestamp(
+        clock.instant().with(java.time.temporal.ChronoField.NANO_OF_SECOND, 0).toString());
+    review.setMetadata(meta);
+    return created(review);
+  }
+
+  private static UserInfo userInfo(Identity user) {
     UserInfo info = new UserInfo();
     info.setUsername(user.name());
     if (!user.uid().isEmpty()) {
@@ -134,14 +232,7 @@ final class Reviews {
     if (!user.extra().isEmpty()) {
       info.setExtra(user.extra());
     }
-    SelfSubjectReviewStatus status = new SelfSubjectReviewStatus();
-    status.setUserInfo(info);
-    review.setStatus(status);
-    ObjectMeta meta = new ObjectMeta();
-    meta.setCreationTimestamp(
-        clock.instant().with(java.time.temporal.ChronoField.NANO_OF_SECOND, 0).toString());
-    review.setMetadata(meta);
-    return created(review);
+    return info;
   }
 
   private static <T> T parse(ApiRequest request, Class<T> type) {

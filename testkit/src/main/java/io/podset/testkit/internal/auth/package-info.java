@@ -4,8 +4,8 @@
  * TokenRequest subresource), anonymous requests, impersonation headers, the privileged group {@code
  * system:masters}, and Kubernetes' RBAC authorizer over the Roles, ClusterRoles and bindings of the
  * server's own store, with the bootstrap ClusterRoles that matter to clients and the ClusterRole
- * aggregation controller. It also answers the review APIs (SelfSubjectAccessReview,
- * SelfSubjectRulesReview, SelfSubjectReview) and TokenRequest.
+ * aggregation controller, and the RBAC storage's escalation prevention. It also answers the review
+ * APIs (SelfSubjectAccessReview, SelfSubjectRulesReview, SelfSubjectReview) and TokenRequest.
  *
  * <p>{@link io.podset.testkit.internal.auth.AuthFilter} is the request filter in front of the API
  * handler. Enforcement is opt-in: without it every request runs as the admin (AlwaysAllow), and
