@@ -212,7 +212,7 @@ public final class ObjectWrites {
         ManagedFields.recordUpdate(type, null, candidate, manager, false, clock.instant());
       }
       String name = Json.name(candidate);
-      validate(type, name, candidate, true);
+      validate(type, name, candidate, null);
       String key = ObjectStore.key(type.namespaced() ? namespace : null, name);
       ObjectStore.WriteResult result =
           write(
@@ -236,9 +236,11 @@ public final class ObjectWrites {
     }
   }
 
-  private static void validate(ResourceType type, String name, ObjectNode object, boolean create) {
+  /** Validates a create ({@code current} null) or an update of {@code current}. */
+  private static void validate(
+      ResourceType type, String name, ObjectNode object, ObjectNode current) {
     List<StatusError.Cause> causes = new ArrayList<>();
-    if (create) {
+    if (current == null) {
       String problem = type.rules().nameRule().check(name);
       if (problem != null) {
         causes.add(
@@ -249,7 +251,11 @@ public final class ObjectWrites {
       }
     }
     ObjectMeta.validateLabels(object, causes);
-    type.rules().validate(object, causes);
+    if (current == null) {
+      type.rules().validate(object, causes);
+    } else {
+      type.rules().validateUpdate(current, object, causes);
+    }
     if (!causes.isEmpty()) {
       throw StatusError.invalid(type, name, causes);
     }
@@ -550,7 +556,7 @@ public final class ObjectWrites {
       type.rules().prepareForUpdate(current, next);
     }
     type.rules().applyDefaults(next);
-    validate(type, name, next, false);
+    validate(type, name, next, current);
     if (type.generation() && ObjectMeta.specChanged(current, next, type.statusSubresource())) {
       long generation = current.path("metadata").path("generation").asLong(0);
       Json.metadata(next).put("generation", generation + 1);
