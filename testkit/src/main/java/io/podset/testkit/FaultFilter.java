@@ -23,6 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -136,12 +137,12 @@ final class FaultFilter implements RequestFilter, FaultInjector {
   }
 
   @Override
-  public int dropWatches(String resource) {
+  public int dropWatches(@Nullable String resource) {
     return dropWatches(resource, null);
   }
 
   @Override
-  public int dropWatches(String resource, String userAgentContaining) {
+  public int dropWatches(@Nullable String resource, @Nullable String userAgentContaining) {
     int dropped = 0;
     for (ControlledSink watch : watches) {
       if ((resource == null || resource.equals(watch.info.resource()))
@@ -234,8 +235,12 @@ final class FaultFilter implements RequestFilter, FaultInjector {
     return response;
   }
 
+  // A 429 made with Fault.status carries none: kube-apiserver's own 429s say 1 s.
   private static long retryAfterSeconds(Fault fault) {
-    Duration d = fault.duration();
+    Duration d = fault.retryAfter();
+    if (d == null) {
+      return 1;
+    }
     long seconds = d.getSeconds() + (d.getNano() > 0 ? 1 : 0);
     return Math.max(1, seconds);
   }
@@ -294,7 +299,7 @@ final class FaultFilter implements RequestFilter, FaultInjector {
     // Guarded by lock: events not yet delivered, oldest first; each delayed one has its due time.
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     // Guarded by lock.
-    private Runnable stop;
+    private @Nullable Runnable stop;
     // Guarded by lock.
     private boolean closed;
 

@@ -1,20 +1,18 @@
 package io.podset.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.podset.runtime.time.Clock;
 import io.podset.testkit.internal.admission.BuiltinResources;
 import io.podset.testkit.internal.admission.ServiceAddresses;
+import io.podset.testkit.internal.auth.AuthFilter;
+import io.podset.testkit.internal.auth.BootstrapPolicy;
 import io.podset.testkit.internal.controllers.CrdController;
 import io.podset.testkit.internal.controllers.GarbageCollector;
 import io.podset.testkit.internal.controllers.KubeletSimulator;
@@ -33,17 +31,11 @@ import io.podset.testkit.internal.routes.OpenApiDocuments;
 import io.podset.testkit.internal.store.ObjectStore;
 import io.podset.testkit.internal.write.ObjectWrites;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.Type;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -53,6 +45,7 @@ import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,10 +56,6 @@ final class VertxFakeApiServer extends FakeApiServer {
   private static final List<String> INITIAL_NAMESPACES =
       List.of("default", "kube-system", "kube-public", "kube-node-lease");
 
-  private static final Object VERTX_LOCK = new Object();
-  // Guarded by VERTX_LOCK: one event-loop group shared by every server in the JVM.
-  private static Vertx sharedVertx;
-
   private final HttpServer http;
   private final URI url;
   private final ObjectStore store;
@@ -76,9 +65,13 @@ final class VertxFakeApiServer extends FakeApiServer {
   private final KubeletSimulator kubelet;
   private final JournalFilter journal;
   private final FaultFilter faults;
+  private final AuthFilter auth;
+  private final CrdInstaller crds = new CrdInstaller(this::call);
   private final Object lock = new Object();
   // Guarded by lock.
-  private KubernetesClient client;
+  private @Nullable KubernetesClient client;
+  // Guarded by lock: the ServiceAccount clients handed out, closed with the server.
+  private final List<KubernetesClient> serviceAccountClients = new ArrayList<>();
   // Guarded by lock.
   private boolean closed;
 
@@ -91,7 +84,8 @@ final class VertxFakeApiServer extends FakeApiServer {
       RequestPipeline pipeline,
       KubeletSimulator kubelet,
       JournalFilter journal,
-      FaultFilter faults) {
+      FaultFilter faults,
+      AuthFilter auth) {
     this.http = http;
     this.url = url;
     this.store = store;
@@ -101,21 +95,7 @@ final class VertxFakeApiServer extends FakeApiServer {
     this.kubelet = kubelet;
     this.journal = journal;
     this.faults = faults;
-  }
-
-  private static Vertx vertx() {
-    synchronized (VERTX_LOCK) {
-      if (sharedVertx == null) {
-        sharedVertx =
-            Vertx.vertx(
-                new VertxOptions()
-                    .setUseDaemonThread(true)
-                    .setEventLoopPoolSize(2)
-                    .setWorkerPoolSize(16)
-                    .setBlockedThreadCheckInterval(TimeUnit.SECONDS.toMillis(10)));
-      }
-      return sharedVertx;
-    }
+    this.auth = auth;
   }
 
   static FakeApiServer start(Builder options) {
@@ -135,7 +115,7 @@ final class VertxFakeApiServer extends FakeApiServer {
     ObjectWrites writes = new ObjectWrites(store, clock, new SecureRandom());
     // Last listener: it writes again (nested), after the others saw the change.
     store.addCommitListener(new GarbageCollector(store, registry, writes));
-    Vertx vertx = vertx();
+    Vertx vertx = SharedVertx.get();
     HttpServer http =
         vertx.createHttpServer(
             new HttpServerOptions()
@@ -170,7 +150,11 @@ final class VertxFakeApiServer extends FakeApiServer {
     String address = "127.0.0.1:" + http.actualPort();
     FaultFilter faults = new FaultFilter(registry, store, clock);
     JournalFilter journal = new JournalFilter(registry, clock);
-    // The last added runs first: the journal sees the final answer, faults included.
+    // Registers its RBAC index and the ClusterRole aggregation controller on the store.
+    AuthFilter auth = AuthFilter.create(options.enforceRbac, store, registry, writes, clock);
+    // The last added runs first: the journal sees the final answer, faults included; faults come
+    // before authentication, as trouble on the way to a real server would.
+    pipeline.addFirst(auth);
     pipeline.addFirst(faults);
     pipeline.addFirst(journal);
     VertxFakeApiServer server =
@@ -183,13 +167,19 @@ final class VertxFakeApiServer extends FakeApiServer {
             pipeline,
             kubelet,
             journal,
-            faults);
+            faults,
+            auth);
     for (String namespace : INITIAL_NAMESPACES) {
       ObjectNode ns = Json.object();
       ns.put("apiVersion", "v1");
       ns.put("kind", "Namespace");
       ns.putObject("metadata").put("name", namespace);
       server.call("POST", "/api/v1/namespaces", ns);
+    }
+    if (options.enforceRbac) {
+      for (BootstrapPolicy.Item item : BootstrapPolicy.items()) {
+        server.call("POST", item.collectionPath(), item.object());
+      }
     }
     if (options.kubelet != null) {
       kubelet.enable(options.kubelet);
@@ -241,8 +231,87 @@ final class VertxFakeApiServer extends FakeApiServer {
     return new ConfigBuilder(Config.empty())
         .withMasterUrl(url.toString())
         .withNamespace("default")
+        .withOauthToken(AuthFilter.adminToken())
         .withTrustCerts(true)
         .build();
+  }
+
+  @Override
+  public boolean enforcesRbac() {
+    return auth.enforcing();
+  }
+
+  @Override
+  public Config serviceAccountConfig(String namespace, String serviceAccount) {
+    requireName(namespace, "namespace");
+    requireName(serviceAccount, "serviceAccount");
+    ObjectNode account = Json.object();
+    account.put("apiVersion", "v1");
+    account.put("kind", "ServiceAccount");
+    account.putObject("metadata").put("name", serviceAccount);
+    ApiResponse created =
+        call("POST", "/api/v1/namespaces/" + namespace + "/serviceaccounts", account);
+    if (created.status() >= 300 && created.status() != 409) {
+      throw new IllegalArgumentException(
+          "cannot create the ServiceAccount "
+              + namespace
+              + "/"
+              + serviceAccount
+              + ": "
+              + new String(created.body(), StandardCharsets.UTF_8));
+    }
+    String token = auth.serviceAccountToken(namespace, serviceAccount, 3600);
+    return new ConfigBuilder(Config.empty())
+        .withMasterUrl(url.toString())
+        .withNamespace(namespace)
+        .withOauthToken(token)
+        .withTrustCerts(true)
+        .build();
+  }
+
+  @Override
+  public KubernetesClient serviceAccountClient(String namespace, String serviceAccount) {
+    KubernetesClient saClient =
+        new KubernetesClientBuilder()
+            .withConfig(serviceAccountConfig(namespace, serviceAccount))
+            .build();
+    synchronized (lock) {
+      if (closed) {
+        saClient.close();
+        throw new IllegalStateException("the fake API server is closed");
+      }
+      serviceAccountClients.add(saClient);
+    }
+    return saClient;
+  }
+
+  @Override
+  public Path writeKubeconfig(Path path, String namespace, String serviceAccount) {
+    Config config = serviceAccountConfig(namespace, serviceAccount);
+    return writeKubeconfig(
+        path,
+        "system:serviceaccount:" + namespace + ":" + serviceAccount,
+        config.getOauthToken(),
+        namespace);
+  }
+
+  @Override
+  public Config userConfig(String user, String... groups) {
+    requireName(user, "user");
+    for (String group : Objects.requireNonNull(groups, "groups")) {
+      requireName(group, "groups element");
+    }
+    return new ConfigBuilder(clientConfig())
+        .withImpersonateUsername(user)
+        .withImpersonateGroups(groups)
+        .build();
+  }
+
+  private static void requireName(String value, String what) {
+    Objects.requireNonNull(value, what);
+    if (value.isBlank()) {
+      throw new IllegalArgumentException(what + " must not be blank");
+    }
   }
 
   @Override
@@ -265,126 +334,31 @@ final class VertxFakeApiServer extends FakeApiServer {
 
   @Override
   public Path writeKubeconfig(Path path) {
-    String yaml =
-        String.join(
-            "\n",
-            "apiVersion: v1",
-            "kind: Config",
-            "clusters:",
-            "- name: fake",
-            "  cluster:",
-            "    server: " + url,
-            "contexts:",
-            "- name: fake",
-            "  context:",
-            "    cluster: fake",
-            "    user: fake",
-            "    namespace: default",
-            "current-context: fake",
-            "users:",
-            "- name: fake",
-            "  user:",
-            "    token: fake-token",
-            "");
-    try {
-      Path parent = path.toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
-      Files.writeString(path, yaml, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write kubeconfig " + path, e);
-    }
-    return path;
+    return writeKubeconfig(path, "fake", AuthFilter.adminToken(), "default");
+  }
+
+  private Path writeKubeconfig(Path path, String user, String token, String namespace) {
+    return FakeKubeconfig.write(path, url, user, token, namespace);
   }
 
   @Override
   public List<CustomResourceDefinition> installCrds(InputStream yaml) {
-    List<CustomResourceDefinition> installed = new ArrayList<>();
-    try (MappingIterator<JsonNode> documents =
-        new YAMLMapper().readerFor(JsonNode.class).readValues(yaml)) {
-      while (documents.hasNext()) {
-        JsonNode document = documents.next();
-        if (document == null || document.isNull() || document.isEmpty()) {
-          continue;
-        }
-        if (!"CustomResourceDefinition".equals(document.path("kind").asText())) {
-          throw new IllegalArgumentException(
-              "expected kind CustomResourceDefinition, got: " + document.path("kind"));
-        }
-        installed.add(install((ObjectNode) document));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read CRD YAML", e);
-    }
-    return installed;
+    return crds.install(yaml);
   }
 
   @Override
   public List<CustomResourceDefinition> installCrds(Path yaml) {
-    try (InputStream in = Files.newInputStream(yaml)) {
-      return installCrds(in);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + yaml, e);
-    }
+    return crds.install(yaml);
   }
 
   @Override
   public CustomResourceDefinition installCrd(CustomResourceDefinition crd) {
-    return install(Json.toNode(crd));
+    return crds.install(crd);
   }
 
   @Override
   public CustomResourceDefinition installCrd(Class<? extends CustomResource<?, ?>> type) {
-    CustomResourceDefinitionBuilder builder =
-        CustomResourceDefinitionContext.v1CRDFromCustomResourceType(type);
-    CustomResourceDefinition crd = builder.build();
-    ObjectNode node = Json.toNode(crd);
-    for (JsonNode version : node.path("spec").path("versions")) {
-      ObjectNode v = (ObjectNode) version;
-      ObjectNode schema = Json.child(Json.child(v, "schema"), "openAPIV3Schema");
-      if (!schema.has("type")) {
-        schema.put("type", "object");
-        schema.put("x-kubernetes-preserve-unknown-fields", true);
-      }
-      if (hasStatusType(type)) {
-        Json.child(Json.child(v, "subresources"), "status");
-      }
-    }
-    return install(node);
-  }
-
-  private static boolean hasStatusType(Class<?> type) {
-    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-      Type generic = c.getGenericSuperclass();
-      if (generic instanceof ParameterizedType p && p.getRawType() == CustomResource.class) {
-        Type status = p.getActualTypeArguments()[1];
-        return status != Void.class;
-      }
-    }
-    return false;
-  }
-
-  private CustomResourceDefinition install(ObjectNode crd) {
-    ObjectNode metadata = Json.metadata(crd);
-    metadata.remove("resourceVersion");
-    String path = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
-    ApiResponse created = call("POST", path, crd);
-    if (created.status() == 409) {
-      created = call("PUT", path + "/" + Json.name(crd), crd);
-    }
-    if (created.status() >= 300) {
-      throw new IllegalArgumentException(
-          "CRD "
-              + Json.name(crd)
-              + " rejected: "
-              + new String(created.body(), StandardCharsets.UTF_8));
-    }
-    try {
-      return Json.MAPPER.readValue(created.body(), CustomResourceDefinition.class);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return crds.install(type);
   }
 
   @Override
@@ -436,6 +410,7 @@ final class VertxFakeApiServer extends FakeApiServer {
   @Override
   public void close() {
     KubernetesClient toClose;
+    List<KubernetesClient> saClients;
     synchronized (lock) {
       if (closed) {
         return;
@@ -444,10 +419,13 @@ final class VertxFakeApiServer extends FakeApiServer {
       kubelet.disable();
       toClose = client;
       client = null;
+      saClients = List.copyOf(serviceAccountClients);
+      serviceAccountClients.clear();
     }
     if (toClose != null) {
       toClose.close();
     }
+    saClients.forEach(KubernetesClient::close);
     try {
       http.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

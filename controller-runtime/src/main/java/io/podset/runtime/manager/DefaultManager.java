@@ -24,10 +24,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,8 +47,8 @@ final class DefaultManager implements Manager {
   private final PrometheusMeterRegistry meterRegistry;
   private final EventRecorder eventRecorder;
   private final Clock clock;
-  private final LeaderElectionConfig leaderElection;
-  private final LeaderElector elector;
+  // Null without leader election.
+  private final @Nullable Election election;
   // Copied from the builder, which stays mutable and may build other managers.
   private final String identity;
   private final String bindAddress;
@@ -56,9 +58,6 @@ final class DefaultManager implements Manager {
   private final Readiness readiness;
   // Runs controller starts and stops, which block, off the leader election thread.
   private final ExecutorService lifecycle = daemonExecutor("podset-manager");
-  private final ExecutorService electionThread;
-  // Runs the Lease requests, so the election thread can abandon one that hangs.
-  private final ExecutorService leaseRequests;
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
 
   private final Object lock = new Object();
@@ -75,40 +74,24 @@ final class DefaultManager implements Manager {
   private int metricsPort = -1;
 
   DefaultManager(ManagerBuilder config, PrometheusMeterRegistry meterRegistry, String identity) {
-    this.ownsClient = config.client == null;
-    this.baseClient = ownsClient ? ManagedClients.fromEnvironment() : config.client;
+    KubernetesClient given = config.client;
+    this.ownsClient = given == null;
+    this.baseClient = given != null ? given : ManagedClients.fromEnvironment();
     this.clock = config.clock;
     this.meterRegistry = meterRegistry;
-    this.leaderElection = config.leaderElection;
     this.identity = identity;
     this.bindAddress = config.bindAddress;
     this.configuredHealthPort = config.healthPort;
     this.configuredMetricsPort = config.metricsPort;
     this.shutdownTimeout = config.shutdownTimeout;
     this.informers = SharedInformerFactory.create(baseClient, clock, meterRegistry);
+    LeaderElectionConfig leaderElection = config.leaderElection;
     if (leaderElection != null) {
-      this.electionThread = daemonExecutor("podset-leader-election");
-      this.leaseRequests =
-          Executors.newCachedThreadPool(
-              runnable -> {
-                Thread thread = new Thread(runnable, "podset-lease-request");
-                thread.setDaemon(true);
-                return thread;
-              });
-      this.elector =
-          new LeaderElector(
-              leaderElection,
-              new KubernetesLeaseStore(
-                  baseClient, leaderElection.leaseNamespace(), leaderElection.leaseName()),
-              clock,
-              electionThread,
-              leaseRequests,
-              new ElectionCallbacks());
-      this.client = FencedClients.fenced(baseClient, elector::mayWrite, identity);
+      Election started = new Election(leaderElection, baseClient, clock, new ElectionCallbacks());
+      this.election = started;
+      this.client = FencedClients.fenced(baseClient, started.elector::mayWrite, identity);
     } else {
-      this.electionThread = null;
-      this.leaseRequests = null;
-      this.elector = null;
+      this.election = null;
       this.client = baseClient;
     }
     this.eventRecorder = EventRecorders.create(client, config.component, identity);
@@ -123,10 +106,10 @@ final class DefaultManager implements Manager {
     new ClassLoaderMetrics().bindTo(meterRegistry);
     new ProcessorMetrics().bindTo(meterRegistry);
     new UptimeMetrics().bindTo(meterRegistry);
-    if (leaderElection != null) {
+    if (election != null) {
       Gauge.builder("leader_election_master_status", () -> isLeader() ? 1 : 0)
           .description("Whether this process leads (1) or not (0)")
-          .tag("name", leaderElection.leaseName())
+          .tag("name", election.config.leaseName())
           .register(meterRegistry);
     }
   }
@@ -190,13 +173,13 @@ final class DefaultManager implements Manager {
     }
     // Every controller's informers exist now: start them so a standby's caches are warm.
     informers.startAll();
-    if (elector != null) {
+    if (election != null) {
       log.info(
           "Campaigning for lease {}/{} as {}",
-          leaderElection.leaseNamespace(),
-          leaderElection.leaseName(),
+          election.config.leaseNamespace(),
+          election.config.leaseName(),
           identity);
-      elector.start();
+      election.elector.start();
     } else {
       lifecycle.execute(this::startControllers);
     }
@@ -309,11 +292,11 @@ final class DefaultManager implements Manager {
   @Override
   public boolean isLeader() {
     synchronized (lock) {
-      if (elector == null) {
+      if (election == null) {
         return started && !closed;
       }
     }
-    return elector.isLeader();
+    return election.elector.isLeader();
   }
 
   @Override
@@ -345,10 +328,8 @@ final class DefaultManager implements Manager {
     }
     log.info("Shutting down: draining in-flight reconciles (up to {})", timeout);
     boolean drained = stopControllers(timeout);
-    if (elector != null) {
-      elector.stop(leaderElection.releaseOnCancel());
-      electionThread.shutdown();
-      leaseRequests.shutdown();
+    if (election != null) {
+      election.stop();
     }
     informers.close();
     synchronized (lock) {
@@ -372,6 +353,43 @@ final class DefaultManager implements Manager {
     shutdown(shutdownTimeout);
   }
 
+  /** The elector and the threads it runs on. */
+  private static final class Election {
+    final LeaderElectionConfig config;
+    final ExecutorService thread = daemonExecutor("podset-leader-election");
+    // Runs the Lease requests, so the election thread can abandon one that hangs.
+    final ExecutorService requests =
+        Executors.newCachedThreadPool(
+            runnable -> {
+              Thread thread = new Thread(runnable, "podset-lease-request");
+              thread.setDaemon(true);
+              return thread;
+            });
+    final LeaderElector elector;
+
+    Election(
+        LeaderElectionConfig config,
+        KubernetesClient client,
+        Clock clock,
+        LeaderElector.Callbacks callbacks) {
+      this.config = config;
+      this.elector =
+          new LeaderElector(
+              config,
+              new KubernetesLeaseStore(client, config.leaseNamespace(), config.leaseName()),
+              clock,
+              thread,
+              requests,
+              callbacks);
+    }
+
+    void stop() {
+      elector.stop(config.releaseOnCancel());
+      thread.shutdown();
+      requests.shutdown();
+    }
+  }
+
   /** Leadership changes from the elector thread; the blocking work goes to the lifecycle thread. */
   private final class ElectionCallbacks implements LeaderElector.Callbacks {
     @Override
@@ -389,8 +407,9 @@ final class DefaultManager implements Manager {
       lifecycle.execute(
           () -> {
             stopControllers(STOP_ON_LOSS_TIMEOUT);
-            if (leaderElection.onLoss() == LeaderElectionConfig.OnLoss.EXIT) {
-              fail(new LeadershipLostException(leaderElection));
+            LeaderElectionConfig config = electionConfig();
+            if (config.onLoss() == LeaderElectionConfig.OnLoss.EXIT) {
+              fail(new LeadershipLostException(config));
             } else {
               log.info("Leadership lost; campaigning again with warm caches");
             }
@@ -399,12 +418,14 @@ final class DefaultManager implements Manager {
 
     @Override
     public void newLeader(String identity) {
-      log.info(
-          "Lease {}/{} is held by {}",
-          leaderElection.leaseNamespace(),
-          leaderElection.leaseName(),
-          identity);
+      LeaderElectionConfig config = electionConfig();
+      log.info("Lease {}/{} is held by {}", config.leaseNamespace(), config.leaseName(), identity);
     }
+  }
+
+  // The callbacks run only when there is an election.
+  private LeaderElectionConfig electionConfig() {
+    return Objects.requireNonNull(election, "election").config;
   }
 
   private static ExecutorService daemonExecutor(String name) {

@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Watches a collection over HTTP streaming ({@code ?watch=true}: a chunked body of
@@ -213,7 +214,7 @@ final class HttpWatch<T extends HasMetadata> {
   }
 
   private static KubernetesClientException undecodable(
-      byte[] bytes, int offset, int length, String url, Throwable cause) {
+      byte[] bytes, int offset, int length, String url, @Nullable Throwable cause) {
     String text = new String(bytes, offset, Math.min(length, 200), StandardCharsets.UTF_8);
     return new KubernetesClientException("watch of " + url + ": not a watch event: " + text, cause);
   }
@@ -293,8 +294,8 @@ final class HttpWatch<T extends HasMetadata> {
     // All guarded by lock. body: set once the watch is accepted. refusal: the body of a refused
     // watch being collected (null when streaming events). closed: by the client, nothing more is
     // reported; ended: the end was reported (or is being), nothing more is reported.
-    private AsyncBody body;
-    private ByteArrayOutputStream refusal;
+    private @Nullable AsyncBody body;
+    private @Nullable ByteArrayOutputStream refusal;
     private boolean closed;
     private boolean ended;
 
@@ -394,7 +395,7 @@ final class HttpWatch<T extends HasMetadata> {
       cancelBody();
     }
 
-    private void end(RuntimeException cause) {
+    private void end(@Nullable RuntimeException cause) {
       synchronized (lock) {
         if (closed || ended) {
           return;
