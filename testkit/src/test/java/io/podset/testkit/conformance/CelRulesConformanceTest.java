@@ -200,24 +200,39 @@ class CelRulesConformanceTest extends ConformanceTestBase {
                 + " evaluating rule: minReplicas must not exceed maxReplicas");
   }
 
+  /**
+   * POSTs a CRD {@code plural.conformance.podset.io} whose {@code spec} has an integer {@code a}
+   * and the {@code x-kubernetes-validations} {@code rules} (JSON array members).
+   */
+  private Raw createCrdWithRules(String plural, String kind, String rules) {
+    return raw(
+        "POST",
+        "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+        "application/json",
+        "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"CustomResourceDefinition\","
+            + "\"metadata\":{\"name\":\""
+            + plural
+            + ".conformance.podset.io\"},\"spec\":{\"group\":\"conformance.podset.io\","
+            + "\"scope\":\"Namespaced\",\"names\":{\"plural\":\""
+            + plural
+            + "\",\"kind\":\""
+            + kind
+            + "\"},\"versions\":[{\"name\":\"v1\",\"served\":true,\"storage\":true,"
+            + "\"schema\":{\"openAPIV3Schema\":{\"type\":\"object\",\"properties\":{"
+            + "\"spec\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}},"
+            + "\"x-kubernetes-validations\":["
+            + rules
+            + "]}}}}}]}}",
+        Map.of());
+  }
+
   @Test
   void crdWhoseRulesDoNotCompile_isRefused() {
     Raw refused =
-        raw(
-            "POST",
-            "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
-            "application/json",
-            "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"CustomResourceDefinition\","
-                + "\"metadata\":{\"name\":\"brokens.conformance.podset.io\"},\"spec\":{"
-                + "\"group\":\"conformance.podset.io\",\"scope\":\"Namespaced\","
-                + "\"names\":{\"plural\":\"brokens\",\"kind\":\"Broken\"},\"versions\":[{"
-                + "\"name\":\"v1\",\"served\":true,\"storage\":true,\"schema\":{"
-                + "\"openAPIV3Schema\":{\"type\":\"object\",\"properties\":{\"spec\":{"
-                + "\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}},"
-                + "\"x-kubernetes-validations\":[{\"rule\":\"self.a >\"},"
-                + "{\"rule\":\"self.a.nope()\"},{\"rule\":\"self.a > 1\","
-                + "\"messageExpression\":\"1\"}]}}}}}]}}",
-            Map.of());
+        createCrdWithRules(
+            "brokens",
+            "Broken",
+            "{\"rule\":\"self.a >\"},{\"rule\":\"self.a.nope()\"},{\"rule\":\"self.a > 1\",\"messageExpression\":\"1\"}");
 
     assertThat(refused.code()).as(String.valueOf(refused.body())).isEqualTo(422);
     JsonNode causes = refused.body().path("details").path("causes");
@@ -250,5 +265,94 @@ class CelRulesConformanceTest extends ConformanceTestBase {
                 + " invalid: ["
                 + rules
                 + "[0].rule: Invalid value: ");
+  }
+
+  @Test
+  void urlQuantityRegexStringAndListFunctions() {
+    assertCreated(
+        post(
+            "funcs-ok",
+            "{\"name\":\"g-a\",\"minReplicas\":1,\"maxReplicas\":3,"
+                + "\"link\":\"https://example.com:8443/a%20b?q=1&q=2\",\"size\":\"1\","
+                + "\"digits\":\"a12b3\",\"levels\":[1,2,1]}"));
+
+    assertThat(
+            causes(
+                post(
+                    "funcs",
+                    "{\"name\":\"g-a\",\"minReplicas\":1,\"maxReplicas\":3,"
+                        + "\"link\":\"https://example.com/a%20b?q=1&q=2\",\"size\":\"2\","
+                        + "\"digits\":\"a12b\",\"levels\":[1,2,3]}")))
+        .containsExactly(
+            "FieldValueInvalid spec.digits: Invalid value: \"string\": digits are not like a12b3",
+            "FieldValueInvalid spec.levels: Invalid value: \"array\": levels are not like [1, 2,"
+                + " 1]",
+            "FieldValueInvalid spec.link: Invalid value: \"string\": link is not the example",
+            "FieldValueInvalid spec.size: Invalid value: \"string\": size is not 0 or 1");
+  }
+
+  @Test
+  void unchangedValues_areNotJudgedAgainByANewRule() throws Exception {
+    String crd = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+    String body =
+        "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"CustomResourceDefinition\","
+            + "\"metadata\":{\"name\":\"ratchets.conformance.podset.io\"},\"spec\":{"
+            + "\"group\":\"conformance.podset.io\",\"scope\":\"Namespaced\","
+            + "\"names\":{\"plural\":\"ratchets\",\"kind\":\"Ratchet\"},\"versions\":[{"
+            + "\"name\":\"v1\",\"served\":true,\"storage\":true,\"schema\":{"
+            + "\"openAPIV3Schema\":{\"type\":\"object\",\"properties\":{\"spec\":{"
+            + "\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"RULE},"
+            + "\"b\":{\"type\":\"integer\"}}}}}}}]}}";
+    raw("POST", crd, "application/json", body.replace("RULE", ""), Map.of());
+    String path = "/apis/conformance.podset.io/v1/namespaces/" + ns + "/ratchets";
+    String object =
+        "{\"apiVersion\":\"conformance.podset.io/v1\",\"kind\":\"Ratchet\","
+            + "\"metadata\":{\"name\":\"NAME\"},\"spec\":{\"a\":5,\"b\":1}}";
+    io.podset.testkit.Eventually.await(
+        "ratchets are served",
+        () -> raw("POST", path, "application/json", object.replace("NAME", "r1"), Map.of()).code(),
+        code -> code == 201 || code == 409);
+    Raw updated =
+        raw(
+            "PATCH",
+            crd + "/ratchets.conformance.podset.io",
+            "application/merge-patch+json",
+            body.replace(
+                "RULE",
+                ",\"x-kubernetes-validations\":[{\"rule\":\"self < 3\",\"message\":\"a below"
+                    + " 3\"}]"),
+            Map.of());
+    assertThat(updated.code()).as(String.valueOf(updated.body())).isEqualTo(200);
+    // The new rule is in force once a new object is refused by it (a real server reloads the
+    // definition a moment after the update).
+    String fresh = object.replace("NAME", "r2");
+    io.podset.testkit.Eventually.await(
+        "the new rule is in force",
+        () -> raw("POST", path + "?dryRun=All", "application/json", fresh, Map.of()).code(),
+        code -> code == 422);
+
+    String r1 = path + "/r1";
+    Raw otherField =
+        raw("PATCH", r1, "application/merge-patch+json", "{\"spec\":{\"b\":2}}", Map.of());
+    assertThat(otherField.code()).as(String.valueOf(otherField.body())).isEqualTo(200);
+    Raw changed =
+        raw("PATCH", r1, "application/merge-patch+json", "{\"spec\":{\"a\":6}}", Map.of());
+    assertThat(causes(changed))
+        .containsExactly("FieldValueInvalid spec.a: Invalid value: \"integer\": a below 3");
+  }
+
+  @Test
+  void crdWithAFieldPathToNoField_isRefusedBeforeItsRulesCompile() {
+    Raw refused =
+        createCrdWithRules(
+            "paths",
+            "Path",
+            "{\"rule\":\"self.a >\"},{\"rule\":\"self.a == 1\",\"fieldPath\":\".a\"},{\"rule\":\"self.a == 1\",\"fieldPath\":\".b\"}");
+
+    assertThat(causes(refused))
+        .containsExactly(
+            "FieldValueInvalid spec.validation.openAPIV3Schema.properties[spec]"
+                + ".x-kubernetes-validations[2].fieldPath: Invalid value: \".b\": must be a valid"
+                + " path");
   }
 }

@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The {@code x-kubernetes-validations} rules of one OpenAPI v3 schema, compiled once (when the CRD
@@ -29,11 +31,45 @@ final class CelValidation {
     this.compileErrors = compileErrors;
   }
 
+  private static final Pattern FIELD_PATH_STEP =
+      Pattern.compile("\\.([^.\\[\\]']+)|\\['((?:[^'\\\\]|\\\\.)*)'\\]");
+
   /** Compiles every rule of {@code schema} (null for none). */
   static CelValidation of(JsonNode schema) {
     List<StatusError.Cause> errors = new ArrayList<>();
     Node root = schema == null ? null : Node.compile(schema, "", errors);
-    return new CelValidation(root, List.copyOf(errors));
+    // As kube-apiserver: a fieldPath that names no field is refused before rules are compiled.
+    List<StatusError.Cause> paths =
+        errors.stream().filter(c -> c.field().endsWith(".fieldPath")).toList();
+    return new CelValidation(root, paths.isEmpty() ? List.copyOf(errors) : paths);
+  }
+
+  /**
+   * Whether {@code fieldPath} ({@code .a.b}, {@code ['a.b']}) names a field under {@code schema}.
+   */
+  static boolean validFieldPath(JsonNode schema, String fieldPath) {
+    Matcher m = FIELD_PATH_STEP.matcher(fieldPath);
+    int at = 0;
+    JsonNode current = schema;
+    while (at < fieldPath.length()) {
+      if (!m.find(at) || m.start() != at) {
+        return false;
+      }
+      JsonNode next = current.path("properties").get(stepName(m));
+      if (next == null && current.path("additionalProperties").isObject()) {
+        next = current.get("additionalProperties");
+      }
+      if (next == null) {
+        return false;
+      }
+      current = next;
+      at = m.end();
+    }
+    return at > 0;
+  }
+
+  private static String stepName(Matcher m) {
+    return m.group(1) != null ? m.group(1) : m.group(2).replaceAll("\\\\(.)", "$1");
   }
 
   /**
@@ -89,6 +125,17 @@ final class CelValidation {
       Node node = new Node(schema);
       JsonNode validations = schema.path("x-kubernetes-validations");
       for (int i = 0; i < validations.size(); i++) {
+        String fieldPath = validations.get(i).path("fieldPath").asText("");
+        if (!fieldPath.isEmpty() && !validFieldPath(schema, fieldPath)) {
+          errors.add(
+              new StatusError.Cause(
+                  "FieldValueInvalid",
+                  (path.isEmpty() ? "" : path + ".")
+                      + "x-kubernetes-validations["
+                      + i
+                      + "].fieldPath",
+                  "Invalid value: \"" + fieldPath + "\": must be a valid path"));
+        }
         Rule rule =
             compileRule(
                 validations.get(i),
@@ -283,6 +330,19 @@ final class CelValidation {
       }
       causes.add(cause(rule.reason(), field, type, detail));
     }
+  }
+
+  /**
+   * The field of a cause for a rule's fieldPath: {@code .a} and {@code ['a']} as {@code path.a}.
+   */
+  private static String withFieldPath(String path, String fieldPath) {
+    StringBuilder out = new StringBuilder(path);
+    Matcher m = FIELD_PATH_STEP.matcher(fieldPath);
+    while (m.find()) {
+      String name = stepName(m);
+      out.append(out.length() == 0 ? "" : ".").append(name);
+    }
+    return out.toString();
   }
 
   private static StatusError.Cause cause(String reason, String field, String type, String detail) {

@@ -70,7 +70,6 @@ final class KubernetesCelFunctions {
     d.add(member("isInteger", "k8s_quantity_is_integer", BOOL, QUANTITY));
     d.add(member("asInteger", "k8s_quantity_as_integer", INT, QUANTITY));
     d.add(member("asApproximateFloat", "k8s_quantity_as_float", SimpleType.DOUBLE, QUANTITY));
-    d.add(member("sign", "k8s_quantity_sign", INT, QUANTITY));
     d.add(
         CelFunctionDecl.newFunctionDeclaration(
             "add",
@@ -154,9 +153,6 @@ final class KubernetesCelFunctions {
     b.add(
         CelFunctionBinding.from(
             "k8s_quantity_as_float", Quantity.class, q -> q.value().doubleValue()));
-    b.add(
-        CelFunctionBinding.from(
-            "k8s_quantity_sign", Quantity.class, q -> (long) q.value().signum()));
     b.add(
         CelFunctionBinding.from(
             "k8s_quantity_add",
