@@ -192,10 +192,13 @@
  *       one holds) are not made; a SelfSubjectRulesReview lists the bindings' rules ordered by
  *       binding name (the real server's order varies); review answers carry no {@code
  *       managedFields}; the review and TokenRequest endpoints are not listed in discovery. Role
- *       changes apply at once (the real authorizer's informers lag a moment). Admission webhooks,
- *       quotas, limit ranges, API priority and fairness; TLS (plain HTTP only); protobuf and YAML
- *       responses (requests may be protobuf or YAML, answers are JSON only); CBOR in either
- *       direction.
+ *       changes apply at once (the real authorizer's informers lag a moment). {@code kubectl} sends
+ *       no credentials to the fake: client-go applies a kubeconfig's user (token, {@code --as})
+ *       only over TLS and the fake speaks plain HTTP, so with RBAC enforced kubectl is {@code
+ *       system:anonymous}; the fabric8 configurations ({@code clientConfig()}, {@code
+ *       serviceAccountConfig}, {@code userConfig}) send theirs. Admission webhooks, quotas, limit
+ *       ranges, API priority and fairness; TLS (plain HTTP only); protobuf and YAML responses
+ *       (requests may be protobuf or YAML, answers are JSON only); CBOR in either direction.
  *   <li>Garbage collection and namespace termination run synchronously after the write that
  *       triggers them (Kubernetes' controllers act a moment later, so clients must not rely on
  *       either timing); owner references are resolved by uid only (apiVersion, kind and name are

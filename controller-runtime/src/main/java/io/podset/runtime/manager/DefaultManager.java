@@ -21,13 +21,10 @@ import io.podset.runtime.recorder.EventRecorders;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -57,7 +54,7 @@ final class DefaultManager implements Manager {
   private final Duration shutdownTimeout;
   private final Readiness readiness;
   // Runs controller starts and stops, which block, off the leader election thread.
-  private final ExecutorService lifecycle = daemonExecutor("podset-manager");
+  private final ExecutorService lifecycle = DaemonThreads.single("podset-manager");
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
 
   private final Object lock = new Object();
@@ -66,12 +63,10 @@ final class DefaultManager implements Manager {
   private final List<Controller> running = new ArrayList<>();
   // Guarded by lock. Built at start() so their informers warm up before leadership.
   private final List<Controller> prepared = new ArrayList<>();
-  private final List<HealthServer> servers = new ArrayList<>();
+  private @Nullable ProbeServers probes;
   private boolean started;
   private boolean closed;
   private boolean leading;
-  private int healthPort = -1;
-  private int metricsPort = -1;
 
   DefaultManager(ManagerBuilder config, PrometheusMeterRegistry meterRegistry, String identity) {
     KubernetesClient given = config.client;
@@ -166,7 +161,9 @@ final class DefaultManager implements Manager {
       if (!ownsClient) {
         ManagedClients.describeRetries(baseClient);
       }
-      startServers();
+      probes =
+          ProbeServers.start(
+              bindAddress, configuredHealthPort, configuredMetricsPort, readiness, meterRegistry);
       for (Supplier<Controller> supplier : controllerSuppliers) {
         prepared.add(supplier.get());
       }
@@ -183,51 +180,6 @@ final class DefaultManager implements Manager {
     } else {
       lifecycle.execute(this::startControllers);
     }
-  }
-
-  private void startServers() {
-    Map<String, Supplier<HealthServer.Response>> health = new LinkedHashMap<>();
-    health.put("/healthz", readiness::liveness);
-    health.put("/readyz", readiness::readiness);
-    Map<String, Supplier<HealthServer.Response>> metrics =
-        Map.of(
-            "/metrics",
-            () ->
-                new HealthServer.Response(
-                    200, "text/plain; version=0.0.4; charset=utf-8", meterRegistry.scrape()));
-    try {
-      if (configuredHealthPort > 0 && configuredHealthPort == configuredMetricsPort) {
-        // One server for both.
-        Map<String, Supplier<HealthServer.Response>> both = new LinkedHashMap<>(health);
-        both.putAll(metrics);
-        HealthServer server =
-            HealthServer.start("healthPort", bindAddress, configuredHealthPort, both);
-        servers.add(server);
-        healthPort = metricsPort = server.port();
-        return;
-      }
-      if (configuredHealthPort != 0) {
-        HealthServer server =
-            HealthServer.start("healthPort", bindAddress, bindable(configuredHealthPort), health);
-        servers.add(server);
-        healthPort = server.port();
-      }
-      if (configuredMetricsPort != 0) {
-        HealthServer server =
-            HealthServer.start(
-                "metricsPort", bindAddress, bindable(configuredMetricsPort), metrics);
-        servers.add(server);
-        metricsPort = server.port();
-      }
-    } catch (RuntimeException e) {
-      servers.forEach(HealthServer::close);
-      servers.clear();
-      throw e;
-    }
-  }
-
-  private static int bindable(int port) {
-    return port == ManagerBuilder.ANY_FREE_PORT ? 0 : port;
   }
 
   private void startControllers() {
@@ -302,14 +254,14 @@ final class DefaultManager implements Manager {
   @Override
   public int healthPort() {
     synchronized (lock) {
-      return healthPort;
+      return probes == null ? -1 : probes.healthPort();
     }
   }
 
   @Override
   public int metricsPort() {
     synchronized (lock) {
-      return metricsPort;
+      return probes == null ? -1 : probes.metricsPort();
     }
   }
 
@@ -333,8 +285,9 @@ final class DefaultManager implements Manager {
     }
     informers.close();
     synchronized (lock) {
-      servers.forEach(HealthServer::close);
-      servers.clear();
+      if (probes != null) {
+        probes.close();
+      }
     }
     if (client != baseClient) {
       client.close();
@@ -351,43 +304,6 @@ final class DefaultManager implements Manager {
   @Override
   public void close() {
     shutdown(shutdownTimeout);
-  }
-
-  /** The elector and the threads it runs on. */
-  private static final class Election {
-    final LeaderElectionConfig config;
-    final ExecutorService thread = daemonExecutor("podset-leader-election");
-    // Runs the Lease requests, so the election thread can abandon one that hangs.
-    final ExecutorService requests =
-        Executors.newCachedThreadPool(
-            runnable -> {
-              Thread thread = new Thread(runnable, "podset-lease-request");
-              thread.setDaemon(true);
-              return thread;
-            });
-    final LeaderElector elector;
-
-    Election(
-        LeaderElectionConfig config,
-        KubernetesClient client,
-        Clock clock,
-        LeaderElector.Callbacks callbacks) {
-      this.config = config;
-      this.elector =
-          new LeaderElector(
-              config,
-              new KubernetesLeaseStore(client, config.leaseNamespace(), config.leaseName()),
-              clock,
-              thread,
-              requests,
-              callbacks);
-    }
-
-    void stop() {
-      elector.stop(config.releaseOnCancel());
-      thread.shutdown();
-      requests.shutdown();
-    }
   }
 
   /** Leadership changes from the elector thread; the blocking work goes to the lifecycle thread. */
@@ -426,14 +342,5 @@ final class DefaultManager implements Manager {
   // The callbacks run only when there is an election.
   private LeaderElectionConfig electionConfig() {
     return Objects.requireNonNull(election, "election").config;
-  }
-
-  private static ExecutorService daemonExecutor(String name) {
-    return Executors.newSingleThreadExecutor(
-        runnable -> {
-          Thread thread = new Thread(runnable, name);
-          thread.setDaemon(true);
-          return thread;
-        });
   }
 }

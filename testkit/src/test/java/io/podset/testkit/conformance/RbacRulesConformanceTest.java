@@ -324,6 +324,46 @@ class RbacRulesConformanceTest extends ConformanceTestBase {
   }
 
   @Test
+  void bindingCollectedAsGarbage_grantsNothing() {
+    String sa = "orphan";
+    apply(
+        """
+        apiVersion: rbac.authorization.k8s.io/v1
+        kind: Role
+        metadata: {name: orphan, namespace: %1$s}
+        rules:
+        - apiGroups: [""]
+          resources: ["configmaps"]
+          verbs: ["list"]
+        ---
+        apiVersion: rbac.authorization.k8s.io/v1
+        kind: RoleBinding
+        metadata:
+          name: orphan
+          namespace: %1$s
+          ownerReferences:
+          - apiVersion: v1
+            kind: ConfigMap
+            name: gone
+            uid: 0b7c3f55-0000-4000-8000-000000000000
+        roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: orphan}
+        subjects: [{kind: ServiceAccount, name: orphan, namespace: %1$s}]
+        """
+            .formatted(ns));
+    KubernetesClient as = account(sa);
+    Eventually.await(
+        "the garbage collector deleted the binding of an absent owner",
+        () -> client.rbac().roleBindings().inNamespace(ns).withName("orphan").get() == null);
+    assertForbidden(
+        get(as, configMaps()),
+        "configmaps is forbidden: User \""
+            + user(ns, sa)
+            + "\" cannot list resource \"configmaps\" in API group \"\" in the namespace \""
+            + ns
+            + "\"");
+  }
+
+  @Test
   void aggregatedClusterRole_collectsTheRulesOfMatchingRoles() {
     String sa = "aggregated";
     String label = "conformance.podset.io/aggregate-to-" + ns;

@@ -69,7 +69,7 @@ public final class AuthFilter implements RequestFilter {
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(registry, "registry");
     Objects.requireNonNull(clock, "clock");
-    RbacIndex index = new RbacIndex();
+    RbacIndex index = new RbacIndex(store);
     store.addCommitListener(index);
     store.addCommitListener(new ClusterRoleAggregator(store, registry, writes));
     Authorizer authorizer = enforce ? new RbacAuthorizer(index) : Authorizer.alwaysAllow();

@@ -50,6 +50,7 @@ final class RbacIndex implements ObjectStore.CommitListener {
     }
   }
 
+  private final ObjectStore store;
   private final Object lock = new Object();
   // Guarded by lock: name -> ClusterRole.
   private final Map<String, ClusterRole> clusterRoles = new HashMap<>();
@@ -61,6 +62,10 @@ final class RbacIndex implements ObjectStore.CommitListener {
   private final Map<String, RoleBinding> roleBindings = new TreeMap<>();
   // Guarded by lock: the snapshot of the current state, or null once a commit changed it.
   private Snapshot snapshot;
+
+  RbacIndex(ObjectStore store) {
+    this.store = java.util.Objects.requireNonNull(store, "store");
+  }
 
   @Override
   public void committed(StoredEvent event) {
@@ -76,8 +81,12 @@ final class RbacIndex implements ObjectStore.CommitListener {
   }
 
   private <T> void apply(Map<String, T> objects, StoredEvent event, Class<T> type) {
-    // Converted outside the lock: lookups never wait for Jackson.
-    T object = event.type() == StoredEvent.Type.DELETED ? null : convert(event.object(), type);
+    // The store's current object, not the event's: a listener before this one (the garbage
+    // collector) may have written the same object again, nested, so this index can see a newer
+    // event before the older one. Converted outside the index lock: lookups never wait for
+    // Jackson; commits are serialized by the store lock.
+    JsonNode current = store.get(event.storageKey(), event.key());
+    T object = current == null ? null : convert(current, type);
     synchronized (lock) {
       if (object == null) {
         objects.remove(event.key());
