@@ -135,8 +135,13 @@ final class ConformanceTarget implements AutoCloseable {
 
   /** Installs the Widget CRD (idempotent) and waits until it is Established. */
   void installWidgetCrd() {
+    installCrd("/conformance-widget-crd.yaml");
+  }
+
+  /** Installs the CRD of a test resource (idempotent) and waits until it is Established. */
+  void installCrd(String resource) {
     CustomResourceDefinition crd;
-    try (InputStream in = getClass().getResourceAsStream("/conformance-widget-crd.yaml")) {
+    try (InputStream in = getClass().getResourceAsStream(resource)) {
       crd = client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

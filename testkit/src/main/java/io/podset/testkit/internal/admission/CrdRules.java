@@ -128,5 +128,30 @@ public enum CrdRules implements TypeRules {
                   + versions
                   + ": must have exactly one version marked as storage version"));
     }
+    ruleCompileErrors(versions, causes);
+  }
+
+  /**
+   * Rules of the versions' schemas that do not compile, under {@code spec.validation} when every
+   * version has the same schema (Kubernetes' internal form hoists it there), else per version.
+   */
+  private static void ruleCompileErrors(JsonNode versions, List<StatusError.Cause> causes) {
+    boolean same = true;
+    for (JsonNode v : versions) {
+      same &= v.path("schema").equals(versions.path(0).path("schema"));
+    }
+    for (int i = 0; i < versions.size(); i++) {
+      JsonNode schema = versions.get(i).path("schema").path("openAPIV3Schema");
+      if (schema.isMissingNode() || (same && i > 0)) {
+        continue;
+      }
+      String prefix =
+          same
+              ? "spec.validation.openAPIV3Schema."
+              : "spec.versions[" + i + "].schema.openAPIV3Schema.";
+      for (StatusError.Cause c : new SchemaRules(schema).ruleCompileErrors()) {
+        causes.add(new StatusError.Cause(c.reason(), prefix + c.field(), c.message()));
+      }
+    }
   }
 }

@@ -16,10 +16,16 @@ import java.util.Map;
  */
 public final class SchemaRules implements TypeRules {
 
+  private static final String NOT_CHECKED =
+      "Invalid value: null: some validation rules were not checked because the object was"
+          + " invalid; correct the existing errors to complete validation";
+
   private final JsonNode schema;
+  private final CelValidation cel;
 
   public SchemaRules(JsonNode schema) {
     this.schema = schema == null || schema.isMissingNode() ? null : schema.deepCopy();
+    this.cel = CelValidation.of(this.schema);
   }
 
   /** The CRD version's {@code openAPIV3Schema} (not to be modified), or null when it has none. */
@@ -109,9 +115,41 @@ public final class SchemaRules implements TypeRules {
 
   @Override
   public void validate(ObjectNode object, List<StatusError.Cause> causes) {
+    validateUpdate(null, object, causes);
+  }
+
+  /**
+   * The schema's checks, then its CEL rules ({@code old} is null on create) unless a cause so far
+   * is a wrong type or a missing value: then, as on Kubernetes, one cause says the rules were not
+   * checked.
+   */
+  @Override
+  public void validateUpdate(ObjectNode old, ObjectNode object, List<StatusError.Cause> causes) {
     if (schema == null) {
       return;
     }
+    validateSchema(object, causes);
+    if (cel.hasRules()) {
+      boolean blocking =
+          causes.stream()
+              .anyMatch(
+                  c ->
+                      c.reason().equals("FieldValueTypeInvalid")
+                          || c.reason().equals("FieldValueRequired"));
+      if (blocking) {
+        causes.add(new StatusError.Cause("FieldValueInvalid", "<nil>", NOT_CHECKED));
+      } else {
+        cel.validate(object, old, causes);
+      }
+    }
+  }
+
+  /** What the CRD's create reports for rules of this schema that do not compile. */
+  List<StatusError.Cause> ruleCompileErrors() {
+    return cel.compileErrors();
+  }
+
+  private void validateSchema(ObjectNode object, List<StatusError.Cause> causes) {
     for (String required : SchemaChecks.names(schema.path("required"))) {
       if (!object.has(required)) {
         causes.add(new StatusError.Cause("FieldValueRequired", required, "Required value"));

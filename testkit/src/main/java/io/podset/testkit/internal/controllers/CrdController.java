@@ -8,6 +8,7 @@ import io.podset.testkit.internal.resource.ResourceRegistry;
 import io.podset.testkit.internal.resource.ResourceType;
 import io.podset.testkit.internal.store.ObjectStore;
 import io.podset.testkit.internal.store.StoredEvent;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -30,15 +31,18 @@ public final class CrdController implements ObjectStore.CommitListener {
     if (!event.storageKey().equals(ResourceRegistry.CRD_STORAGE)) {
       return;
     }
-    if (event.previous() != null) {
-      unregister(event.previous());
-    }
     if (event.type() == StoredEvent.Type.DELETED) {
+      unregister(event.previous());
       deleteObjects(event.previous());
       return;
     }
-    for (ResourceType type : CustomResources.typesOf(event.object())) {
-      registry.register(type);
+    // The new versions (and their compiled CEL rules) are built before they replace the old.
+    List<ResourceType> types = CustomResources.typesOf(event.object());
+    if (event.previous() != null) {
+      JsonNode previous = event.previous();
+      registry.replace(previous.path("spec").path("group").asText(), plural(previous), types);
+    } else {
+      types.forEach(registry::register);
     }
   }
 

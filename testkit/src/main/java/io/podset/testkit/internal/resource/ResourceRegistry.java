@@ -36,6 +36,17 @@ public final class ResourceRegistry {
   }
 
   /** Removes every version of the resource {@code plural.group}. */
+  /**
+   * Unregisters {@code group}/{@code plural} and registers {@code types} in one step, so a request
+   * racing a CRD update finds either the old definition or the new one, never none.
+   */
+  public void replace(String group, String plural, List<ResourceType> types) {
+    synchronized (lock) {
+      unregister(group, plural);
+      types.forEach(this::register);
+    }
+  }
+
   public void unregister(String group, String plural) {
     synchronized (lock) {
       List<String> versions = versionsByGroup.getOrDefault(group, List.of());

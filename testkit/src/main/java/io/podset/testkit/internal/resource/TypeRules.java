@@ -27,6 +27,14 @@ public interface TypeRules {
   /** Adds one cause per problem found in the object. */
   default void validate(ObjectNode object, List<StatusError.Cause> causes) {}
 
+  /**
+   * Adds one cause per problem found in an update of {@code current} to {@code next} (for rules
+   * that compare with the old object); by default {@link #validate} of {@code next}.
+   */
+  default void validateUpdate(ObjectNode current, ObjectNode next, List<StatusError.Cause> causes) {
+    validate(next, causes);
+  }
+
   /** Where the objects of {@code type} are stored (one key per resource, versions shared). */
   default String storageKey(ResourceType type) {
     return type.group() + "/" + type.plural();

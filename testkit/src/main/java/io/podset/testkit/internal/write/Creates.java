@@ -101,7 +101,7 @@ final class Creates {
         ManagedFields.recordUpdate(type, null, candidate, manager, false, clock.instant());
       }
       String name = Json.name(candidate);
-      Updates.validate(type, name, candidate, true);
+      Updates.validate(type, name, candidate, null);
       String key = ObjectStore.key(type.namespaced() ? namespace : null, name);
       ObjectStore.WriteResult result =
           ObjectWrites.write(

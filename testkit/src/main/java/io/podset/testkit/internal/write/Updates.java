@@ -77,7 +77,7 @@ final class Updates {
       type.rules().prepareForUpdate(current, next);
     }
     type.rules().applyDefaults(next);
-    validate(type, name, next, false);
+    validate(type, name, next, current);
     if (type.generation() && ObjectMeta.specChanged(current, next, type.statusSubresource())) {
       long generation = current.path("metadata").path("generation").asLong(0);
       Json.metadata(next).put("generation", generation + 1);
@@ -85,10 +85,13 @@ final class Updates {
     return next;
   }
 
-  /** 422 with every cause: the name (on create), labels and the kind's own rules. */
-  static void validate(ResourceType type, String name, ObjectNode object, boolean create) {
+  /**
+   * 422 with every cause: the name (on create, {@code current} null), labels and the kind's own
+   * rules (of an update of {@code current}, for rules that compare with the old object).
+   */
+  static void validate(ResourceType type, String name, ObjectNode object, ObjectNode current) {
     List<StatusError.Cause> causes = new ArrayList<>();
-    if (create) {
+    if (current == null) {
       String problem = type.rules().nameRule().check(name);
       if (problem != null) {
         causes.add(
@@ -99,7 +102,11 @@ final class Updates {
       }
     }
     ObjectMeta.validateLabels(object, causes);
-    type.rules().validate(object, causes);
+    if (current == null) {
+      type.rules().validate(object, causes);
+    } else {
+      type.rules().validateUpdate(current, object, causes);
+    }
     if (!causes.isEmpty()) {
       throw StatusError.invalid(type, name, causes);
     }
