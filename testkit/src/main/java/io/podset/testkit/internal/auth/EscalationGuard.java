@@ -11,7 +11,7 @@ import io.podset.testkit.internal.http.ApiResult;
 import io.podset.testkit.internal.http.RequestFilter;
 import io.podset.testkit.internal.resource.Json;
 import io.podset.testkit.internal.resource.StatusError;
-import io.podset.testkit.internal.write.ObjectWrites;
+import io.podset.testkit.internal.write.RequestBodies;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
@@ -72,7 +72,7 @@ final class EscalationGuard {
         throw new IllegalStateException("cannot read the dry run's object", e);
       }
     } else {
-      object = ObjectWrites.parseObject(http);
+      object = RequestBodies.object(http);
     }
     String name =
         request.name().isEmpty() ? Objects.toString(Json.name(object), "") : request.name();

@@ -147,7 +147,7 @@ final class Reviews {
    * expired token is not authenticated ({@code invalid bearer token}).
    */
   ApiResponse tokenReview(ApiRequest request, Authentication authentication) {
-    ObjectNode body = ObjectWrites.parseObject(request);
+    ObjectNode body = RequestBodies.object(request);
     String token = body.path("spec").path("token").asText("");
     if (token.isEmpty()) {
       throw StatusError.badRequest("token is required for TokenReview in authentication");
