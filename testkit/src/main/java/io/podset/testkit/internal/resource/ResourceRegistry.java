@@ -35,7 +35,6 @@ public final class ResourceRegistry {
     }
   }
 
-  /** Removes every version of the resource {@code plural.group}. */
   /**
    * Unregisters {@code group}/{@code plural} and registers {@code types} in one step, so a request
    * racing a CRD update finds either the old definition or the new one, never none.
@@ -47,6 +46,7 @@ public final class ResourceRegistry {
     }
   }
 
+  /** Removes every version of the resource {@code plural.group}. */
   public void unregister(String group, String plural) {
     synchronized (lock) {
       List<String> versions = versionsByGroup.getOrDefault(group, List.of());
