@@ -246,6 +246,28 @@ class PodSetControllerIT {
     create("web", PodSetSpec.ofReplicas(3));
     RequestMatcher podCreates = RequestMatcher.verb("create").resource("pods").namespace(namespace);
     await("a refused create", () -> server.journal().count(podCreates.status(500)) >= 1);
+    // The failed reconcile wrote web's status, and the controller holds web's retries back until
+    // the PodSet cache shows that write (read-your-writes): let the cache show it before it stops.
+    var podSetCache =
+        informers.informerFor(PodSet.class, InformerOptions.defaults().withNamespace(namespace));
+    await(
+        "the PodSet cache shows the failure written to web's status",
+        () -> {
+          PodSet live = stored("web");
+          boolean failed =
+              live.getStatus() != null
+                  && live.getStatus()
+                      .condition(PodSetCondition.REPLICA_FAILURE)
+                      .map(PodSetCondition::isTrue)
+                      .orElse(false);
+          return failed
+              && podSetCache
+                  .indexer()
+                  .getByKey(namespace + "/web")
+                  .map(c -> c.getMetadata().getResourceVersion())
+                  .filter(live.getMetadata().getResourceVersion()::equals)
+                  .isPresent();
+        });
 
     // The PodSet cache stops following: the deletion is held back, it still shows web.
     FaultInjector.Handle hold =
@@ -275,8 +297,6 @@ class PodSetControllerIT {
         .containsExactly("bystander");
 
     hold.remove();
-    var podSetCache =
-        informers.informerFor(PodSet.class, InformerOptions.defaults().withNamespace(namespace));
     await("the deletion seen", () -> podSetCache.indexer().getByKey(namespace + "/web").isEmpty());
     assertThat(server.journal().count(podCreates.status(201))).isEqualTo(1);
   }

@@ -189,23 +189,13 @@ class RbacRulesConformanceTest extends ConformanceTestBase {
   @Test
   void applyOfAnAbsentObject_needsCreateAsWellAsPatch() {
     String sa = "patcher";
-    apply(
+    grant(
+        sa,
         """
-        apiVersion: rbac.authorization.k8s.io/v1
-        kind: Role
-        metadata: {name: patcher, namespace: %1$s}
-        rules:
         - apiGroups: [""]
           resources: ["secrets"]
           verbs: ["patch"]
-        ---
-        apiVersion: rbac.authorization.k8s.io/v1
-        kind: RoleBinding
-        metadata: {name: patcher, namespace: %1$s}
-        roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: patcher}
-        subjects: [{kind: ServiceAccount, name: patcher}]
-        """
-            .formatted(ns));
+        """);
     KubernetesClient as = account(sa);
     String secrets = "/api/v1/namespaces/" + ns + "/secrets";
     assertForbidden(
