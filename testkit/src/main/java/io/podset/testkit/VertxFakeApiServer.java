@@ -7,7 +7,6 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -23,8 +22,9 @@ import io.podset.testkit.internal.http.ApiResponse;
 import io.podset.testkit.internal.http.ApiResult;
 import io.podset.testkit.internal.http.ApiRouter;
 import io.podset.testkit.internal.http.Discovery;
-import io.podset.testkit.internal.http.HttpFrontend;
+import io.podset.testkit.internal.http.HttpServers;
 import io.podset.testkit.internal.http.OpenApiDocuments;
+import io.podset.testkit.internal.http.RequestInfo;
 import io.podset.testkit.internal.http.RequestPipeline;
 import io.podset.testkit.internal.resource.Json;
 import io.podset.testkit.internal.resource.ResourceRegistry;
@@ -32,10 +32,7 @@ import io.podset.testkit.internal.resource.StatusError;
 import io.podset.testkit.internal.store.ObjectReads;
 import io.podset.testkit.internal.store.ObjectStore;
 import io.podset.testkit.internal.write.ObjectWrites;
-import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -50,9 +47,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,10 +57,6 @@ final class VertxFakeApiServer extends FakeApiServer {
   private static final Logger LOG = LoggerFactory.getLogger(VertxFakeApiServer.class);
   private static final List<String> INITIAL_NAMESPACES =
       List.of("default", "kube-system", "kube-public", "kube-node-lease");
-
-  private static final Object VERTX_LOCK = new Object();
-  // Guarded by VERTX_LOCK: one event-loop group shared by every server in the JVM.
-  private static Vertx sharedVertx;
 
   private final HttpServer http;
   private final URI url;
@@ -103,21 +94,6 @@ final class VertxFakeApiServer extends FakeApiServer {
     this.faults = faults;
   }
 
-  private static Vertx vertx() {
-    synchronized (VERTX_LOCK) {
-      if (sharedVertx == null) {
-        sharedVertx =
-            Vertx.vertx(
-                new VertxOptions()
-                    .setUseDaemonThread(true)
-                    .setEventLoopPoolSize(2)
-                    .setWorkerPoolSize(16)
-                    .setBlockedThreadCheckInterval(TimeUnit.SECONDS.toMillis(10)));
-      }
-      return sharedVertx;
-    }
-  }
-
   static FakeApiServer start(Builder options) {
     Clock clock = options.clock;
     ObjectStore store = new ObjectStore(options.historyWindow);
@@ -135,15 +111,7 @@ final class VertxFakeApiServer extends FakeApiServer {
     ObjectWrites writes = new ObjectWrites(store, clock, new SecureRandom());
     // Last listener: it writes again (nested), after the others saw the change.
     store.addCommitListener(new GarbageCollector(store, registry, writes));
-    Vertx vertx = vertx();
-    HttpServer http =
-        vertx.createHttpServer(
-            new HttpServerOptions()
-                .setHost("127.0.0.1")
-                .setPort(options.port)
-                .setMaxWebSocketFrameSize(1 << 20)
-                .setMaxWebSocketMessageSize(16 << 20)
-                .setMaxInitialLineLength(16 * 1024));
+    HttpServer http = HttpServers.create(options.port);
     // Discovery reports the address the server listens on, read when it is served (after listen).
     Discovery discovery =
         new Discovery(registry, options.kubernetesVersion, () -> "127.0.0.1:" + http.actualPort());
@@ -158,18 +126,11 @@ final class VertxFakeApiServer extends FakeApiServer {
             clock,
             options.bookmarkInterval);
     RequestPipeline pipeline = new RequestPipeline(router::proceed);
-    http.requestHandler(new HttpFrontend(vertx, pipeline));
-    try {
-      http.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while starting the fake API server", e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("the fake API server could not listen: " + e.getMessage(), e);
-    }
+    HttpServers.listen(http, pipeline, "fake API server");
     String address = "127.0.0.1:" + http.actualPort();
-    FaultFilter faults = new FaultFilter(registry, store, clock);
-    JournalFilter journal = new JournalFilter(registry, clock);
+    Function<ApiRequest, RequestInfo> resolver = request -> RequestInfo.of(request, registry);
+    FaultFilter faults = new FaultFilter(resolver, store::compact, clock);
+    JournalFilter journal = new JournalFilter(resolver, clock);
     // The last added runs first: the journal sees the final answer, faults included.
     pipeline.addFirst(faults);
     pipeline.addFirst(journal);
@@ -238,11 +199,7 @@ final class VertxFakeApiServer extends FakeApiServer {
 
   @Override
   public Config clientConfig() {
-    return new ConfigBuilder(Config.empty())
-        .withMasterUrl(url.toString())
-        .withNamespace("default")
-        .withTrustCerts(true)
-        .build();
+    return HttpServers.clientConfig(url, "default");
   }
 
   @Override
@@ -448,13 +405,7 @@ final class VertxFakeApiServer extends FakeApiServer {
     if (toClose != null) {
       toClose.close();
     }
-    try {
-      http.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (ExecutionException | TimeoutException e) {
-      LOG.warn("Fake API server on {} did not close cleanly", url, e);
-    }
+    HttpServers.close(http, "fake API server");
   }
 
   @Override
