@@ -18,29 +18,35 @@
  * io.podset.testkit.FaultProxy} puts the same fault rules and journal in front of any API server.
  * Its package-private classes assemble the server and implement the fault injector and the journal.
  * The rest lives in rooms under {@code io.podset.testkit.internal}, which are not API (public only
- * for each other):
+ * for each other). They are layered: a room uses only rooms of the layers below it, so there is no
+ * circle between them ({@code RoomLayersTest} holds them to this), and only the simulated kubelet
+ * uses API types (it implements {@link io.podset.testkit.SimulatedKubelet}). From the bottom:
  *
- * <ul>
- *   <li>{@code internal.http}: the Vert.x front end, the request pipeline and its filters, the
- *       router, discovery, OpenAPI, protobuf bodies;
+ * <ol start="0">
  *   <li>{@code internal.resource}: the resource types, their registry and rule contracts, server
- *       metadata, {@code Status} errors, JSON helpers (it imports no other room);
- *   <li>{@code internal.store}: the object store, its history, reads and selectors;
- *   <li>{@code internal.watch}: watch sessions and their frames;
+ *       metadata, {@code Status} errors, JSON helpers; {@code internal.watch}: the wire form of a
+ *       watch (the frame of one event, shared by every watch that sends it, and the sink a
+ *       transport implements).
+ *   <li>{@code internal.http}: a request and its answer as handlers see them, request parsing, the
+ *       request pipeline and its filters, the Vert.x front end; {@code internal.store}: the object
+ *       store, its history, snapshots and selectors; {@code internal.tables}: the {@code Table}
+ *       columns of each kind; {@code internal.codec}: protobuf request bodies and schemas.
+ *   <li>{@code internal.read}: get, list and watch sessions over the store; {@code
+ *       internal.admission}: the built-in kinds and those from CRDs, with their defaulting and
+ *       validation, CRD and schema rules; {@code internal.proxy}: the fault proxy's forwarding to
+ *       the server behind it.
  *   <li>{@code internal.write}: creates, updates, patches, server-side apply and managed fields,
- *       deletes, scale, field validation;
- *   <li>{@code internal.admission}: the built-in kinds and those from CRDs, with their defaulting
- *       and validation, CRD and schema rules;
- *   <li>{@code internal.tables}: the {@code Table} columns of each kind;
+ *       deletes, scale, field validation.
  *   <li>{@code internal.controllers}: the garbage collector and namespace controller, the CRD
- *       controller and the simulated kubelet;
- *   <li>{@code internal.proxy}: the fault proxy's forwarding to the server behind it.
- * </ul>
+ *       controller and the simulated kubelet.
+ *   <li>{@code internal.routes}: the router from paths to reads, writes and watches, discovery,
+ *       OpenAPI.
+ * </ol>
  *
- * <p>A request goes from {@code http} through the filters (faults, journal) to the router, then to
- * the reads ({@code store}) or the writes ({@code write}, which apply the {@code admission} rules
- * of the kind) and the store, which tells each commit to the open watches ({@code watch}) and the
- * controllers. Every room uses {@code resource}.
+ * <p>A request goes from {@code http} through the filters (faults, journal) to {@code routes}, then
+ * to the reads ({@code read}) or the writes ({@code write}, which apply the {@code admission} rules
+ * of the kind) and the store, which tells each commit to the open watch sessions and the
+ * controllers. This package assembles the rooms and is above them all.
  *
  * <h2>What is emulated</h2>
  *

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.podset.testkit.internal.resource.Json;
 import io.podset.testkit.internal.resource.NameRule;
 import io.podset.testkit.internal.resource.TypeRules;
-import io.podset.testkit.internal.write.Deletions;
 
 /**
  * Namespaces: DNS-1123 label names, the {@code kubernetes.io/metadata.name} label (the name, on
@@ -14,12 +13,15 @@ import io.podset.testkit.internal.write.Deletions;
 public enum NamespaceRules implements TypeRules {
   INSTANCE;
 
+  /** The namespace finalizer (in {@code spec.finalizers}) of the namespace controller. */
+  private static final String FINALIZER = "kubernetes";
+
   @Override
   public void prepareForCreate(ObjectNode object) {
     Json.child(object, "status").put("phase", "Active");
     ObjectNode spec = Json.child(object, "spec");
     if (!spec.has("finalizers")) {
-      spec.putArray("finalizers").add(Deletions.KUBERNETES);
+      spec.putArray("finalizers").add(FINALIZER);
     }
   }
 

@@ -33,7 +33,7 @@ public record ApiResponse(int status, String contentType, byte[] body, Map<Strin
     return new ApiResponse(status, "application/json", body, Map.of());
   }
 
-  static ApiResponse text(int status, String body) {
+  public static ApiResponse text(int status, String body) {
     return new ApiResponse(
         status, "text/plain; charset=utf-8", body.getBytes(StandardCharsets.UTF_8), Map.of());
   }

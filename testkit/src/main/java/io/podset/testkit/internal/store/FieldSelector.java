@@ -28,7 +28,7 @@ public final class FieldSelector {
     return EVERYTHING;
   }
 
-  boolean isEverything() {
+  public boolean isEverything() {
     return terms.isEmpty();
   }
 

@@ -68,7 +68,7 @@ public final class LabelSelector {
     return EVERYTHING;
   }
 
-  boolean isEverything() {
+  public boolean isEverything() {
     return requirements.isEmpty();
   }
 

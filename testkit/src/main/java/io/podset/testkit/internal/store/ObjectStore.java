@@ -116,7 +116,7 @@ public final class ObjectStore {
   }
 
   /** The change that stored the current object (for its serialized form), or null if absent. */
-  StoredEvent lastChange(String storageKey, String key) {
+  public StoredEvent lastChange(String storageKey, String key) {
     synchronized (lock) {
       Map<String, StoredEvent> map = lastChanges.get(storageKey);
       return map == null ? null : map.get(key);

@@ -1,7 +1,8 @@
 /**
- * Watches: one session per open watch (namespace and selectors, selector transitions as
- * ADDED/DELETED, objects or Table rows, bookmarks, the timeout), its sink, and the serialized frame
- * shared by every watch that sends it.
+ * The wire form of a watch: the serialized frame of one watch event, built once and shared by every
+ * watch that sends it, and the sink contract a transport (chunked HTTP, WebSocket) implements to
+ * carry frames. Imports no other room; the watch sessions that choose the frames are in {@code
+ * read}.
  *
  * <p>Internal to the testkit, not API: public only so the other rooms of {@code
  * io.podset.testkit.internal} can use it; its types and members change without notice. Tests use

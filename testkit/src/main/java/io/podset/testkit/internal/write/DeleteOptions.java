@@ -1,8 +1,8 @@
 package io.podset.testkit.internal.write;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.podset.testkit.internal.codec.ProtobufBodies;
 import io.podset.testkit.internal.http.ApiRequest;
-import io.podset.testkit.internal.http.ProtobufBodies;
 import io.podset.testkit.internal.resource.Json;
 import io.podset.testkit.internal.resource.StatusError;
 import java.io.IOException;

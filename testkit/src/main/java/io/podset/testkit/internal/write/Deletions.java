@@ -29,9 +29,6 @@ public final class Deletions {
   /** The finalizer that keeps an owner until its dependents lost their references to it. */
   public static final String ORPHAN = "orphan";
 
-  /** The namespace finalizer (in {@code spec.finalizers}) of the namespace controller. */
-  public static final String KUBERNETES = "kubernetes";
-
   private Deletions() {}
 
   /**

@@ -1,4 +1,4 @@
-package io.podset.testkit.internal.http;
+package io.podset.testkit.internal.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -10,7 +10,6 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Message;
-import io.podset.testkit.internal.admission.GoDurations;
 import io.podset.testkit.internal.resource.Json;
 import io.podset.testkit.internal.resource.StatusError;
 import java.io.IOException;

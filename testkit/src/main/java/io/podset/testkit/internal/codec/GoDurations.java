@@ -1,4 +1,4 @@
-package io.podset.testkit.internal.admission;
+package io.podset.testkit.internal.codec;
 
 import java.math.BigDecimal;
 

@@ -1,4 +1,4 @@
-package io.podset.testkit.internal.http;
+package io.podset.testkit.internal.routes;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

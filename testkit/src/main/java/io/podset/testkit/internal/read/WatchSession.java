@@ -1,4 +1,4 @@
-package io.podset.testkit.internal.watch;
+package io.podset.testkit.internal.read;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.podset.runtime.time.Clock;
@@ -11,6 +11,8 @@ import io.podset.testkit.internal.store.LabelSelector;
 import io.podset.testkit.internal.store.ObjectStore;
 import io.podset.testkit.internal.store.StoredEvent;
 import io.podset.testkit.internal.tables.Tables;
+import io.podset.testkit.internal.watch.WatchFrame;
+import io.podset.testkit.internal.watch.WatchSink;
 import java.time.Duration;
 import java.util.List;
 

@@ -1,8 +1,15 @@
-package io.podset.testkit.internal.http;
+package io.podset.testkit.internal.routes;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.podset.runtime.time.Clock;
+import io.podset.testkit.internal.http.ApiRequest;
+import io.podset.testkit.internal.http.ApiResponse;
+import io.podset.testkit.internal.http.ApiResult;
+import io.podset.testkit.internal.http.RequestFilter;
+import io.podset.testkit.internal.http.WatchResult;
+import io.podset.testkit.internal.read.ObjectReads;
+import io.podset.testkit.internal.read.WatchSession;
 import io.podset.testkit.internal.resource.Json;
 import io.podset.testkit.internal.resource.ObjectMeta;
 import io.podset.testkit.internal.resource.ResourcePath;
@@ -11,10 +18,8 @@ import io.podset.testkit.internal.resource.ResourceType;
 import io.podset.testkit.internal.resource.StatusError;
 import io.podset.testkit.internal.store.FieldSelector;
 import io.podset.testkit.internal.store.LabelSelector;
-import io.podset.testkit.internal.store.ObjectReads;
 import io.podset.testkit.internal.store.ObjectStore;
 import io.podset.testkit.internal.tables.Tables;
-import io.podset.testkit.internal.watch.WatchSession;
 import io.podset.testkit.internal.write.DeleteOptions;
 import io.podset.testkit.internal.write.ObjectWrites;
 import io.podset.testkit.internal.write.Scales;

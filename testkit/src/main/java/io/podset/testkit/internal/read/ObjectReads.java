@@ -1,4 +1,4 @@
-package io.podset.testkit.internal.store;
+package io.podset.testkit.internal.read;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -10,6 +10,10 @@ import io.podset.testkit.internal.resource.Json;
 import io.podset.testkit.internal.resource.ObjectMeta;
 import io.podset.testkit.internal.resource.ResourceType;
 import io.podset.testkit.internal.resource.StatusError;
+import io.podset.testkit.internal.store.FieldSelector;
+import io.podset.testkit.internal.store.LabelSelector;
+import io.podset.testkit.internal.store.ObjectStore;
+import io.podset.testkit.internal.store.StoredEvent;
 import io.podset.testkit.internal.tables.Tables;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

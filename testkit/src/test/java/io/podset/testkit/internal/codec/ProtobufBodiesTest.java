@@ -1,4 +1,4 @@
-package io.podset.testkit.internal.http;
+package io.podset.testkit.internal.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,7 +9,6 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Message;
 import com.google.protobuf.UnknownFieldSet;
-import io.podset.testkit.internal.admission.GoDurations;
 import io.podset.testkit.internal.resource.StatusError;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.podset.testkit.internal.http;
+package io.podset.testkit.internal.codec;
 
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileDescriptorSet;
