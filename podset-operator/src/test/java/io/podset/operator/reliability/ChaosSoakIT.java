@@ -18,9 +18,6 @@ import io.podset.testkit.KubeletOptions;
 import io.podset.testkit.RequestJournal;
 import io.podset.testkit.RequestMatcher;
 import io.podset.testkit.RequestRecord;
-import io.podset.testkit.envtest.ControlPlaneBinaries;
-import io.podset.testkit.envtest.ControlPlaneBinariesMissingException;
-import io.podset.testkit.envtest.SimulatedCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +27,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -184,19 +180,7 @@ class ChaosSoakIT {
    */
   @Test
   void onARealControlPlane_throughTheFaultProxy_keepInvariants_converge_andSettleWithoutWrites() {
-    SimulatedCluster cluster;
-    try {
-      cluster = SimulatedCluster.builder().nodes(3).start();
-    } catch (ControlPlaneBinariesMissingException e) {
-      if (ControlPlaneBinaries.required()) {
-        throw e;
-      }
-      Assumptions.abort("skipped: " + e.getMessage());
-      return;
-    }
-    servers.add(cluster);
-    cluster.installCrds(CRD);
-    ProxiedControlPlane target = new ProxiedControlPlane(cluster);
+    ProxiedControlPlane target = ProxiedControlPlane.start();
     servers.add(target);
     soak(
         target,
@@ -231,7 +215,7 @@ class ChaosSoakIT {
     PodSetInvariants invariants = new PodSetInvariants(view, IN_FLIGHT, target.gcGrace());
     target.uncheckedNamespace().ifPresent(invariants::ignoreNamespace);
     slowHandler = new SlowHandlerFault(random.nextLong());
-    operator = target.startOperator("soak", 2, slowHandler);
+    operator = target.startOperator("soak", null, 2, slowHandler);
     view.track(operator);
 
     Driver driver = new Driver(admin, random, maxReplicas);

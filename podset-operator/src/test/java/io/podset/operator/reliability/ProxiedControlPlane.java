@@ -11,16 +11,22 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetSpec;
 import io.podset.runtime.event.Event;
+import io.podset.runtime.manager.LeaderElectionConfig;
 import io.podset.testkit.FaultInjector;
 import io.podset.testkit.FaultProxy;
 import io.podset.testkit.RequestJournal;
+import io.podset.testkit.envtest.ControlPlaneBinaries;
+import io.podset.testkit.envtest.ControlPlaneBinariesMissingException;
 import io.podset.testkit.envtest.RealApiServer;
+import io.podset.testkit.envtest.SimulatedCluster;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A real control plane (kube-apiserver, etcd, the controller manager's garbage collector, and for
@@ -36,6 +42,7 @@ import java.util.function.Predicate;
 final class ProxiedControlPlane implements SoakTarget, AutoCloseable {
 
   static final String MARKER_NAMESPACE = "chaos-observer";
+  private static final Path CRD = Path.of("../deploy/crds/podsets.app.example.com-v1.yml");
   private static final String MARKER = "sync-marker";
   private static final String SYNC_ANNOTATION = "chaos.example.com/sync";
 
@@ -44,8 +51,32 @@ final class ProxiedControlPlane implements SoakTarget, AutoCloseable {
   private final KubernetesClient admin;
   private long syncs;
 
+  /**
+   * Starts a simulated cluster (3 kwok nodes) with the PodSet CRD and a proxy in front; closing the
+   * target stops both. Without the control plane's binaries the calling test is skipped (in CI it
+   * fails: {@link ControlPlaneBinaries#required()}).
+   */
+  static ProxiedControlPlane start() {
+    SimulatedCluster cluster;
+    try {
+      cluster = SimulatedCluster.builder().nodes(3).crdFile(CRD).start();
+    } catch (ControlPlaneBinariesMissingException e) {
+      if (ControlPlaneBinaries.required()) {
+        throw e;
+      }
+      Assumptions.abort("skipped: " + e.getMessage());
+      throw e; // not reached: abort throws
+    }
+    try {
+      return new ProxiedControlPlane(cluster);
+    } catch (RuntimeException e) {
+      cluster.close();
+      throw e;
+    }
+  }
+
   /** Puts a proxy in front of {@code server} and creates the markers (the PodSet CRD is there). */
-  ProxiedControlPlane(RealApiServer server) {
+  private ProxiedControlPlane(RealApiServer server) {
     this.server = Objects.requireNonNull(server, "server");
     this.proxy = FaultProxy.forwardingTo(server.clientConfig()).start();
     this.admin = server.client();
@@ -123,9 +154,12 @@ final class ProxiedControlPlane implements SoakTarget, AutoCloseable {
 
   @Override
   public OperatorInstance startOperator(
-      String name, int workers, Predicate<? super Event<? extends HasMetadata>> eventFilter) {
+      String name,
+      LeaderElectionConfig election,
+      int workers,
+      Predicate<? super Event<? extends HasMetadata>> eventFilter) {
     return OperatorInstance.start(
-        proxy.clientConfig(), proxy.url(), name, null, workers, eventFilter);
+        proxy.clientConfig(), proxy.url(), name, election, workers, eventFilter);
   }
 
   @Override
@@ -152,12 +186,22 @@ final class ProxiedControlPlane implements SoakTarget, AutoCloseable {
   }
 
   @Override
+  public boolean historyLagsWithoutSync() {
+    return true;
+  }
+
+  @Override
   public Optional<String> uncheckedNamespace() {
     return Optional.of(MARKER_NAMESPACE);
   }
 
+  /** Stops the proxy, then the control plane. */
   @Override
   public void close() {
-    proxy.close();
+    try {
+      proxy.close();
+    } finally {
+      server.close();
+    }
   }
 }

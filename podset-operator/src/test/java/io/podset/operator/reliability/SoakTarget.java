@@ -3,6 +3,7 @@ package io.podset.operator.reliability;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podset.runtime.event.Event;
+import io.podset.runtime.manager.LeaderElectionConfig;
 import io.podset.testkit.FakeApiServer;
 import io.podset.testkit.FaultInjector;
 import io.podset.testkit.FaultProxy;
@@ -42,15 +43,30 @@ interface SoakTarget {
   /** The URL the observer reads from. */
   URI observerUrl();
 
-  /** Starts an operator instance without leader election, its requests going through the rules. */
+  /**
+   * Starts an operator instance whose requests go through the rules.
+   *
+   * @param election null to run without leader election
+   */
   OperatorInstance startOperator(
-      String name, int workers, Predicate<? super Event<? extends HasMetadata>> eventFilter);
+      String name,
+      LeaderElectionConfig election,
+      int workers,
+      Predicate<? super Event<? extends HasMetadata>> eventFilter);
 
   /**
    * A resourceVersion that every watch of the observer will show (by an event or a bookmark)
    * shortly, and up to which its history then holds every change made before this call.
    */
   long syncPoint();
+
+  /**
+   * Whether the observer's history of a resource may lag for long (a minute) behind its changes
+   * unless {@link #syncPoint()} moves it: the server bookmarks watches rarely.
+   */
+  default boolean historyLagsWithoutSync() {
+    return false;
+  }
 
   /** How long after a PodSet's deletion an active pod of it may still be seen. */
   Duration gcGrace();
@@ -100,8 +116,11 @@ interface SoakTarget {
 
       @Override
       public OperatorInstance startOperator(
-          String name, int workers, Predicate<? super Event<? extends HasMetadata>> eventFilter) {
-        return OperatorInstance.start(server, name, null, workers, eventFilter);
+          String name,
+          LeaderElectionConfig election,
+          int workers,
+          Predicate<? super Event<? extends HasMetadata>> eventFilter) {
+        return OperatorInstance.start(server, name, election, workers, eventFilter);
       }
 
       @Override
