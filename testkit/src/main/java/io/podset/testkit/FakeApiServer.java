@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A real HTTP/1.1 server on 127.0.0.1 that speaks the Kubernetes API in JSON, for tests: the
@@ -55,8 +56,56 @@ public abstract sealed class FakeApiServer implements AutoCloseable permits Vert
   /** A new fabric8 client for this server; the caller closes it. */
   public abstract KubernetesClient newClient();
 
-  /** The fabric8 configuration used by {@link #client()}: URL, namespace {@code default}. */
+  /**
+   * The fabric8 configuration used by {@link #client()}: URL, namespace {@code default}, the
+   * admin's bearer token (user {@code fake-admin}, group {@code system:masters}).
+   */
   public abstract Config clientConfig();
+
+  /** Whether RBAC decides requests ({@link Builder#enforceRbac()}). */
+  public abstract boolean enforcesRbac();
+
+  /**
+   * The configuration of a client that authenticates as a ServiceAccount, with a token from the
+   * TokenRequest API (valid one hour), as {@code RealApiServer.serviceAccountConfig} does: the
+   * ServiceAccount is created first when it does not exist (its namespace must exist); the
+   * configuration's default namespace is the ServiceAccount's. The token authenticates as {@code
+   * system:serviceaccount:<namespace>:<name>}, groups {@code system:serviceaccounts}, {@code
+   * system:serviceaccounts:<namespace>} and {@code system:authenticated}, while the ServiceAccount
+   * exists. Without {@link Builder#enforceRbac()} it may do anything.
+   *
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if a name is blank or the ServiceAccount cannot be created
+   */
+  public abstract Config serviceAccountConfig(String namespace, String serviceAccount);
+
+  /**
+   * A client for {@link #serviceAccountConfig}; closed with the server.
+   *
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if a name is blank or the ServiceAccount cannot be created
+   */
+  public abstract KubernetesClient serviceAccountClient(String namespace, String serviceAccount);
+
+  /**
+   * Writes a kubeconfig that authenticates as a ServiceAccount, as {@link #serviceAccountConfig}
+   * does, for {@code kubectl} or a process that reads a kubeconfig.
+   *
+   * @return {@code path}
+   * @throws IllegalArgumentException if a name is blank or the ServiceAccount cannot be created
+   * @throws java.io.UncheckedIOException if it cannot be written
+   */
+  public abstract Path writeKubeconfig(Path path, String namespace, String serviceAccount);
+
+  /**
+   * The admin's configuration impersonating {@code user} with {@code groups} ({@code
+   * Impersonate-User} and {@code Impersonate-Group} headers): requests are authorized as that user
+   * (in {@code system:authenticated} as well), as kubectl's {@code --as}/{@code --as-group}.
+   *
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if a name is blank
+   */
+  public abstract Config userConfig(String user, String... groups);
 
   /**
    * Writes a kubeconfig pointing at this server (context {@code fake}, namespace {@code default})
@@ -150,7 +199,8 @@ public abstract sealed class FakeApiServer implements AutoCloseable permits Vert
     Clock clock = Clock.system();
     String kubernetesVersion = "v1.34.4";
     int port;
-    KubeletOptions kubelet;
+    @Nullable KubeletOptions kubelet;
+    boolean enforceRbac;
 
     Builder() {}
 
@@ -228,6 +278,21 @@ public abstract sealed class FakeApiServer implements AutoCloseable permits Vert
     /** Starts the server with its {@link SimulatedKubelet} enabled, with {@code options}. */
     public Builder kubelet(KubeletOptions options) {
       this.kubelet = Objects.requireNonNull(options, "options");
+      return this;
+    }
+
+    /**
+     * Authenticates and authorizes every request as kube-apiserver with {@code
+     * --authorization-mode=RBAC} does, from the Roles, ClusterRoles and bindings in the server's
+     * store: 401 for an unknown token, 403 Forbidden with the real message for a refused request.
+     * The server starts with the default ClusterRoles and bindings that matter to clients ({@code
+     * cluster-admin} for {@code system:masters}, discovery and the review APIs for every
+     * authenticated user). The fake's own {@link #client()} and kubeconfig stay the admin; use
+     * {@link FakeApiServer#serviceAccountConfig} or {@link FakeApiServer#userConfig} for others.
+     * Off by default: every request may do anything.
+     */
+    public Builder enforceRbac() {
+      this.enforceRbac = true;
       return this;
     }
 

@@ -2,6 +2,7 @@ package io.podset.testkit;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link FaultRule} does to a matching request: answer with an error {@code Status}, add
@@ -25,11 +26,16 @@ public final class Fault {
 
   private final Kind kind;
   private final int code;
-  private final String reason;
-  private final String message;
-  private final Duration duration;
+  private final @Nullable String reason;
+  private final @Nullable String message;
+  private final @Nullable Duration duration;
 
-  private Fault(Kind kind, int code, String reason, String message, Duration duration) {
+  private Fault(
+      Kind kind,
+      int code,
+      @Nullable String reason,
+      @Nullable String message,
+      @Nullable Duration duration) {
     this.kind = kind;
     this.code = code;
     this.reason = reason;
@@ -189,16 +195,22 @@ public final class Fault {
     return code;
   }
 
-  String reason() {
+  @Nullable String reason() {
     return reason;
   }
 
-  String message() {
+  @Nullable String message() {
     return message;
   }
 
+  /** The latency or the event delay. */
   Duration duration() {
-    return duration;
+    return requiredDuration();
+  }
+
+  /** The Retry-After of a status; null when it sets none. */
+  @Nullable Duration retryAfter() {
+    return kind == Kind.STATUS ? duration : null;
   }
 
   /** Whether the fault acts on the events of watch streams rather than on requests. */
@@ -214,12 +226,20 @@ public final class Fault {
               + " "
               + reason
               + (duration == null ? "" : " retry after " + duration.toSeconds() + "s");
-      case LATENCY -> "latency " + duration.toMillis() + " ms";
+      case LATENCY -> "latency " + requiredDuration().toMillis() + " ms";
       case COMPACT_HISTORY -> "compact history";
       case DROP_WATCH -> "drop watch";
       case CUT_RESPONSE -> "cut response";
       case HOLD_EVENTS -> "hold events";
-      case DELAY_EVENTS -> "delay events " + duration.toMillis() + " ms";
+      case DELAY_EVENTS -> "delay events " + requiredDuration().toMillis() + " ms";
     };
+  }
+
+  // Latency and delays always have a duration.
+  private Duration requiredDuration() {
+    if (kind != Kind.LATENCY && kind != Kind.DELAY_EVENTS) {
+      throw new IllegalStateException("a " + kind + " fault has no duration");
+    }
+    return Objects.requireNonNull(duration, "duration");
   }
 }

@@ -24,6 +24,7 @@ import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +41,7 @@ final class FaultFilter implements RequestFilter, FaultInjector {
 
   private final Function<ApiRequest, RequestInfo> resolver;
   // Null when the server behind keeps no history this process can forget (a proxy).
-  private final Runnable compactor;
+  private final @Nullable Runnable compactor;
   private final Clock clock;
   // Newest first.
   private final List<Installed> rules = new CopyOnWriteArrayList<>();
@@ -52,7 +53,8 @@ final class FaultFilter implements RequestFilter, FaultInjector {
    * @param compactor forgets the change history ({@link Fault#compactHistory()}); null if the
    *     server behind has none to forget, and such rules are refused
    */
-  FaultFilter(Function<ApiRequest, RequestInfo> resolver, Runnable compactor, Clock clock) {
+  FaultFilter(
+      Function<ApiRequest, RequestInfo> resolver, @Nullable Runnable compactor, Clock clock) {
     this.resolver = Objects.requireNonNull(resolver, "resolver");
     this.compactor = compactor;
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -153,12 +155,12 @@ final class FaultFilter implements RequestFilter, FaultInjector {
   }
 
   @Override
-  public int dropWatches(String resource) {
+  public int dropWatches(@Nullable String resource) {
     return dropWatches(resource, null);
   }
 
   @Override
-  public int dropWatches(String resource, String userAgentContaining) {
+  public int dropWatches(@Nullable String resource, @Nullable String userAgentContaining) {
     int dropped = 0;
     for (ControlledSink watch : watches) {
       if ((resource == null || resource.equals(watch.info.resource()))
@@ -208,7 +210,8 @@ final class FaultFilter implements RequestFilter, FaultInjector {
           continue;
         }
         case COMPACT_HISTORY -> {
-          compactor.run();
+          // add() refuses such rules without a compactor.
+          Objects.requireNonNull(compactor, "compactor").run();
           continue;
         }
         case DROP_WATCH -> {
@@ -263,8 +266,12 @@ final class FaultFilter implements RequestFilter, FaultInjector {
     return response;
   }
 
+  // A 429 made with Fault.status carries none: kube-apiserver's own 429s say 1 s.
   private static long retryAfterSeconds(Fault fault) {
-    Duration d = fault.duration();
+    Duration d = fault.retryAfter();
+    if (d == null) {
+      return 1;
+    }
     long seconds = d.getSeconds() + (d.getNano() > 0 ? 1 : 0);
     return Math.max(1, seconds);
   }
@@ -322,7 +329,7 @@ final class FaultFilter implements RequestFilter, FaultInjector {
     // Guarded by lock: events not yet delivered, oldest first; each delayed one has its due time.
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     // Guarded by lock.
-    private Runnable stop;
+    private @Nullable Runnable stop;
     // Guarded by lock.
     private boolean closed;
 

@@ -1,6 +1,7 @@
 package io.podset.testkit;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Fault injection into a running {@link FakeApiServer} or {@link FaultProxy}: rules added and
@@ -39,7 +40,7 @@ public interface FaultInjector {
    *
    * @return how many watches were ended
    */
-  int dropWatches(String resource);
+  int dropWatches(@Nullable String resource);
 
   /**
    * Ends the open watches of {@code resource} (plural, any group; null for all) opened by clients
@@ -48,5 +49,5 @@ public interface FaultInjector {
    *
    * @return how many watches were ended
    */
-  int dropWatches(String resource, String userAgentContaining);
+  int dropWatches(@Nullable String resource, @Nullable String userAgentContaining);
 }

@@ -4,6 +4,7 @@ import io.podset.testkit.internal.http.RequestInfo;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * When to inject a {@link Fault}: the requests it applies to (verbs, resource, subresource,
@@ -27,20 +28,20 @@ import java.util.Set;
  */
 public final class FaultRule {
 
-  private final Set<String> verbs;
-  private final String group;
-  private final String resource;
-  private final String subresource;
-  private final String namespace;
-  private final String name;
-  private final String userAgent;
+  private final @Nullable Set<String> verbs;
+  private final @Nullable String group;
+  private final @Nullable String resource;
+  private final @Nullable String subresource;
+  private final @Nullable String namespace;
+  private final @Nullable String name;
+  private final @Nullable String userAgent;
   private final boolean resourceRequestsOnly;
   private final long skip;
   private final long times;
   private final double probability;
   private final long seed;
-  private final Instant from;
-  private final Instant until;
+  private final @Nullable Instant from;
+  private final @Nullable Instant until;
   private final Fault fault;
 
   private FaultRule(Builder b, Fault fault) {
@@ -149,20 +150,20 @@ public final class FaultRule {
 
   /** Narrows the requests a rule applies to. Not thread-safe; each setter validates at once. */
   public static final class Builder {
-    private Set<String> verbs;
-    private String group;
-    private String resource;
-    private String subresource;
-    private String namespace;
-    private String name;
-    private String userAgent;
+    private @Nullable Set<String> verbs;
+    private @Nullable String group;
+    private @Nullable String resource;
+    private @Nullable String subresource;
+    private @Nullable String namespace;
+    private @Nullable String name;
+    private @Nullable String userAgent;
     private boolean resourceRequestsOnly;
     private long skip;
     private long times = Long.MAX_VALUE;
     private double probability = 1.0;
     private long seed = 1;
-    private Instant from;
-    private Instant until;
+    private @Nullable Instant from;
+    private @Nullable Instant until;
 
     private Builder() {}
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Tells whether informers have seen every change the fake committed that their watches must
@@ -24,7 +25,7 @@ final class InformerCatchUp implements ObjectStore.CommitListener {
   private record Tracked(
       SharedInformer<?> informer,
       String storageKey,
-      String namespace,
+      @Nullable String namespace,
       LabelSelector labels,
       FieldSelector fields,
       AtomicLong newestRelevant) {

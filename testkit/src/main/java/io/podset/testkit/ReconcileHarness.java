@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs a {@link Reconciler} in a real controller (the runtime's informers and work queue) against a
@@ -86,10 +87,12 @@ public final class ReconcileHarness implements AutoCloseable {
     this.server = b.server;
     this.quietPeriod = b.quietPeriod;
     this.client = server.newClient();
+    this.windowStart = server.journal().mark();
     this.catchUp = new InformerCatchUp(server.registry());
     server.store().addCommitListener(catchUp);
     this.informers = new TrackingInformerFactory(SharedInformerFactory.create(client), catchUp);
-    Reconciler reconciler = b.reconciler.apply(client, informers);
+    var factory = Objects.requireNonNull(b.reconciler, "reconciler");
+    Reconciler reconciler = factory.apply(client, informers);
     Objects.requireNonNull(reconciler, "the reconciler factory returned null");
     Reconciler observed =
         request -> {
@@ -114,7 +117,9 @@ public final class ReconcileHarness implements AutoCloseable {
           }
         };
     ControllerBuilder controllerBuilder =
-        b.controller.apply(Controllers.builder(informers).named(b.name)).reconciler(observed);
+        Objects.requireNonNull(b.controller, "controller")
+            .apply(Controllers.builder(informers).named(b.name))
+            .reconciler(observed);
     this.controller = controllerBuilder.build();
   }
 
@@ -222,8 +227,8 @@ public final class ReconcileHarness implements AutoCloseable {
   /** Options of a harness. Not thread-safe. */
   public static final class Builder {
     private final FakeApiServer server;
-    private UnaryOperator<ControllerBuilder> controller;
-    private BiFunction<KubernetesClient, SharedInformerFactory, Reconciler> reconciler;
+    private @Nullable UnaryOperator<ControllerBuilder> controller;
+    private @Nullable BiFunction<KubernetesClient, SharedInformerFactory, Reconciler> reconciler;
     private Duration quietPeriod = Duration.ofMillis(300);
     private String name = "harness";
 

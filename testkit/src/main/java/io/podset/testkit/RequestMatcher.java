@@ -3,6 +3,7 @@ package io.podset.testkit;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Selects journal records: by verb, resource, namespace, name, user agent, status and position.
@@ -20,23 +21,23 @@ public final class RequestMatcher implements Predicate<RequestRecord> {
   private static final Set<String> WRITES =
       Set.of("create", "update", "patch", "delete", "deletecollection");
 
-  private final Set<String> verbs;
-  private final String resource;
-  private final String subresource;
-  private final String namespace;
-  private final String name;
-  private final String userAgent;
-  private final Integer status;
+  private final @Nullable Set<String> verbs;
+  private final @Nullable String resource;
+  private final @Nullable String subresource;
+  private final @Nullable String namespace;
+  private final @Nullable String name;
+  private final @Nullable String userAgent;
+  private final @Nullable Integer status;
   private final long afterSequence;
 
   private RequestMatcher(
-      Set<String> verbs,
-      String resource,
-      String subresource,
-      String namespace,
-      String name,
-      String userAgent,
-      Integer status,
+      @Nullable Set<String> verbs,
+      @Nullable String resource,
+      @Nullable String subresource,
+      @Nullable String namespace,
+      @Nullable String name,
+      @Nullable String userAgent,
+      @Nullable Integer status,
       long afterSequence) {
     this.verbs = verbs;
     this.resource = resource;
@@ -179,7 +180,7 @@ public final class RequestMatcher implements Predicate<RequestRecord> {
     return s.toString();
   }
 
-  private static void append(StringBuilder s, String label, Object value) {
+  private static void append(StringBuilder s, String label, @Nullable Object value) {
     if (value != null) {
       s.append(' ').append(label).append(' ').append(value);
     }

@@ -3,6 +3,7 @@ package io.podset.testkit;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One request the server answered, as kept by the {@link RequestJournal}.
@@ -33,16 +34,16 @@ public record RequestRecord(
     String method,
     String path,
     String query,
-    String group,
-    String resource,
-    String subresource,
-    String namespace,
-    String name,
-    String userAgent,
-    String user,
+    @Nullable String group,
+    @Nullable String resource,
+    @Nullable String subresource,
+    @Nullable String namespace,
+    @Nullable String name,
+    @Nullable String userAgent,
+    @Nullable String user,
     int status,
     Duration duration,
-    String fault) {
+    @Nullable String fault) {
 
   /** Checks the required components. */
   public RequestRecord {

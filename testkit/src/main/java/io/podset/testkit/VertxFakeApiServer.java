@@ -7,6 +7,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -14,6 +15,8 @@ import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.podset.runtime.time.Clock;
 import io.podset.testkit.internal.admission.BuiltinResources;
 import io.podset.testkit.internal.admission.ServiceAddresses;
+import io.podset.testkit.internal.auth.AuthFilter;
+import io.podset.testkit.internal.auth.BootstrapPolicy;
 import io.podset.testkit.internal.controllers.CrdController;
 import io.podset.testkit.internal.controllers.GarbageCollector;
 import io.podset.testkit.internal.controllers.KubeletSimulator;
@@ -48,6 +51,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,9 +71,12 @@ final class VertxFakeApiServer extends FakeApiServer {
   private final KubeletSimulator kubelet;
   private final JournalFilter journal;
   private final FaultFilter faults;
+  private final AuthFilter auth;
   private final Object lock = new Object();
   // Guarded by lock.
-  private KubernetesClient client;
+  private @Nullable KubernetesClient client;
+  // Guarded by lock: the ServiceAccount clients handed out, closed with the server.
+  private final List<KubernetesClient> serviceAccountClients = new ArrayList<>();
   // Guarded by lock.
   private boolean closed;
 
@@ -82,7 +89,8 @@ final class VertxFakeApiServer extends FakeApiServer {
       RequestPipeline pipeline,
       KubeletSimulator kubelet,
       JournalFilter journal,
-      FaultFilter faults) {
+      FaultFilter faults,
+      AuthFilter auth) {
     this.http = http;
     this.url = url;
     this.store = store;
@@ -92,6 +100,7 @@ final class VertxFakeApiServer extends FakeApiServer {
     this.kubelet = kubelet;
     this.journal = journal;
     this.faults = faults;
+    this.auth = auth;
   }
 
   static FakeApiServer start(Builder options) {
@@ -131,7 +140,11 @@ final class VertxFakeApiServer extends FakeApiServer {
     Function<ApiRequest, RequestInfo> resolver = request -> RequestInfo.of(request, registry);
     FaultFilter faults = new FaultFilter(resolver, store::compact, clock);
     JournalFilter journal = new JournalFilter(resolver, clock);
-    // The last added runs first: the journal sees the final answer, faults included.
+    // Registers its RBAC index and the ClusterRole aggregation controller on the store.
+    AuthFilter auth = AuthFilter.create(options.enforceRbac, store, registry, writes, clock);
+    // The last added runs first: the journal sees the final answer, faults included; faults come
+    // before authentication, as trouble on the way to a real server would.
+    pipeline.addFirst(auth);
     pipeline.addFirst(faults);
     pipeline.addFirst(journal);
     VertxFakeApiServer server =
@@ -144,13 +157,19 @@ final class VertxFakeApiServer extends FakeApiServer {
             pipeline,
             kubelet,
             journal,
-            faults);
+            faults,
+            auth);
     for (String namespace : INITIAL_NAMESPACES) {
       ObjectNode ns = Json.object();
       ns.put("apiVersion", "v1");
       ns.put("kind", "Namespace");
       ns.putObject("metadata").put("name", namespace);
       server.call("POST", "/api/v1/namespaces", ns);
+    }
+    if (options.enforceRbac) {
+      for (BootstrapPolicy.Item item : BootstrapPolicy.items()) {
+        server.call("POST", item.collectionPath(), item.object());
+      }
     }
     if (options.kubelet != null) {
       kubelet.enable(options.kubelet);
@@ -199,7 +218,87 @@ final class VertxFakeApiServer extends FakeApiServer {
 
   @Override
   public Config clientConfig() {
-    return HttpServers.clientConfig(url, "default");
+    return new ConfigBuilder(HttpServers.clientConfig(url, "default"))
+        .withOauthToken(AuthFilter.adminToken())
+        .build();
+  }
+
+  @Override
+  public boolean enforcesRbac() {
+    return auth.enforcing();
+  }
+
+  @Override
+  public Config serviceAccountConfig(String namespace, String serviceAccount) {
+    requireName(namespace, "namespace");
+    requireName(serviceAccount, "serviceAccount");
+    ObjectNode account = Json.object();
+    account.put("apiVersion", "v1");
+    account.put("kind", "ServiceAccount");
+    account.putObject("metadata").put("name", serviceAccount);
+    ApiResponse created =
+        call("POST", "/api/v1/namespaces/" + namespace + "/serviceaccounts", account);
+    if (created.status() >= 300 && created.status() != 409) {
+      throw new IllegalArgumentException(
+          "cannot create the ServiceAccount "
+              + namespace
+              + "/"
+              + serviceAccount
+              + ": "
+              + new String(created.body(), StandardCharsets.UTF_8));
+    }
+    String token = auth.serviceAccountToken(namespace, serviceAccount, 3600);
+    return new ConfigBuilder(Config.empty())
+        .withMasterUrl(url.toString())
+        .withNamespace(namespace)
+        .withOauthToken(token)
+        .withTrustCerts(true)
+        .build();
+  }
+
+  @Override
+  public KubernetesClient serviceAccountClient(String namespace, String serviceAccount) {
+    KubernetesClient saClient =
+        new KubernetesClientBuilder()
+            .withConfig(serviceAccountConfig(namespace, serviceAccount))
+            .build();
+    synchronized (lock) {
+      if (closed) {
+        saClient.close();
+        throw new IllegalStateException("the fake API server is closed");
+      }
+      serviceAccountClients.add(saClient);
+    }
+    return saClient;
+  }
+
+  @Override
+  public Path writeKubeconfig(Path path, String namespace, String serviceAccount) {
+    Config config = serviceAccountConfig(namespace, serviceAccount);
+    return writeKubeconfig(
+        path,
+        "system:serviceaccount:" + namespace + ":" + serviceAccount,
+        config.getOauthToken(),
+        namespace);
+  }
+
+  @Override
+  public Config userConfig(String user, String... groups) {
+    requireName(user, "user");
+    for (String group : Objects.requireNonNull(groups, "groups")) {
+      requireName(group, "groups element");
+    }
+    return new ConfigBuilder(clientConfig())
+        .withImpersonateUsername(user)
+        .withImpersonateGroups(groups)
+        .build();
+  }
+
+  private static void requireName(String value, String what) {
+    Objects.requireNonNull(value, what);
+    if (value.isBlank()) {
+      throw new IllegalArgumentException(what + " must not be blank");
+    }
   }
 
   @Override
@@ -222,6 +321,10 @@ final class VertxFakeApiServer extends FakeApiServer {
 
   @Override
   public Path writeKubeconfig(Path path) {
+    return writeKubeconfig(path, "fake", AuthFilter.adminToken(), "default");
+  }
+
+  private Path writeKubeconfig(Path path, String user, String token, String namespace) {
     String yaml =
         String.join(
             "\n",
@@ -235,13 +338,13 @@ final class VertxFakeApiServer extends FakeApiServer {
             "- name: fake",
             "  context:",
             "    cluster: fake",
-            "    user: fake",
-            "    namespace: default",
+            "    user: \"" + user + "\"",
+            "    namespace: \"" + namespace + "\"",
             "current-context: fake",
             "users:",
-            "- name: fake",
+            "- name: \"" + user + "\"",
             "  user:",
-            "    token: fake-token",
+            "    token: " + token,
             "");
     try {
       Path parent = path.toAbsolutePath().getParent();
@@ -393,6 +496,7 @@ final class VertxFakeApiServer extends FakeApiServer {
   @Override
   public void close() {
     KubernetesClient toClose;
+    List<KubernetesClient> saClients;
     synchronized (lock) {
       if (closed) {
         return;
@@ -401,10 +505,13 @@ final class VertxFakeApiServer extends FakeApiServer {
       kubelet.disable();
       toClose = client;
       client = null;
+      saClients = List.copyOf(serviceAccountClients);
+      serviceAccountClients.clear();
     }
     if (toClose != null) {
       toClose.close();
     }
+    saClients.forEach(KubernetesClient::close);
     HttpServers.close(http, "fake API server");
   }
 

@@ -38,15 +38,18 @@
  *   <li>{@code internal.write}: creates, updates, patches, server-side apply and managed fields,
  *       deletes, scale, field validation.
  *   <li>{@code internal.controllers}: the garbage collector and namespace controller, the CRD
- *       controller and the simulated kubelet.
+ *       controller and the simulated kubelet; {@code internal.auth}: authentication (admin and
+ *       ServiceAccount tokens, impersonation), the RBAC authorizer over the store's roles and
+ *       bindings, ClusterRole aggregation, the bootstrap ClusterRoles, TokenRequest and the
+ *       self-subject reviews, as a request filter.
  *   <li>{@code internal.routes}: the router from paths to reads, writes and watches, discovery,
  *       OpenAPI.
  * </ol>
  *
- * <p>A request goes from {@code http} through the filters (faults, journal) to {@code routes}, then
- * to the reads ({@code read}) or the writes ({@code write}, which apply the {@code admission} rules
- * of the kind) and the store, which tells each commit to the open watch sessions and the
- * controllers. This package assembles the rooms and is above them all.
+ * <p>A request goes from {@code http} through the filters (journal, faults, {@code auth}) to {@code
+ * routes}, then to the reads ({@code read}) or the writes ({@code write}, which apply the {@code
+ * admission} rules of the kind) and the store, which tells each commit to the open watch sessions
+ * and the controllers. This package assembles the rooms and is above them all.
  *
  * <h2>What is emulated</h2>
  *
@@ -159,10 +162,25 @@
  * <h2>What is not emulated</h2>
  *
  * <ul>
- *   <li>Authentication, authorization (RBAC objects are stored, never enforced), admission
- *       webhooks, quotas, limit ranges, API priority and fairness; TLS (plain HTTP only); protobuf
- *       and YAML responses (requests may be protobuf or YAML, answers are JSON only); CBOR in
- *       either direction.
+ *   <li>RBAC is enforced only with {@link io.podset.testkit.FakeApiServer.Builder#enforceRbac()}
+ *       (otherwise every request may do anything). With it: bearer tokens only (the admin's and
+ *       those of TokenRequest, which are opaque strings, not signed JWTs, and carry no {@code
+ *       credential-id} extra; no client certificates, OIDC or webhook authentication); bound tokens
+ *       ({@code boundObjectRef}) are not invalidated with their object; the bootstrap policy holds
+ *       only {@code cluster-admin}, {@code system:discovery}, {@code system:basic-user}, {@code
+ *       system:public-info-viewer} and {@code system:service-account-issuer-discovery} with their
+ *       bindings (not the aggregated {@code admin}/{@code edit}/{@code view} nor the components'
+ *       roles); the RBAC authorizer's escalation checks (creating a role or binding with more than
+ *       one holds) are not made; a SelfSubjectRulesReview lists the bindings' rules ordered by
+ *       binding name (the real server's order varies); review answers carry no {@code
+ *       managedFields}; the review and TokenRequest endpoints are not listed in discovery. Role
+ *       changes apply at once (the real authorizer's informers lag a moment). {@code kubectl} sends
+ *       no credentials to the fake: client-go applies a kubeconfig's user (token, {@code --as})
+ *       only over TLS and the fake speaks plain HTTP, so with RBAC enforced kubectl is {@code
+ *       system:anonymous}; the fabric8 configurations ({@code clientConfig()}, {@code
+ *       serviceAccountConfig}, {@code userConfig}) send theirs. Admission webhooks, quotas, limit
+ *       ranges, API priority and fairness; TLS (plain HTTP only); protobuf and YAML responses
+ *       (requests may be protobuf or YAML, answers are JSON only); CBOR in either direction.
  *   <li>Garbage collection and namespace termination run synchronously after the write that
  *       triggers them (Kubernetes' controllers act a moment later, so clients must not rely on
  *       either timing); owner references are resolved by uid only (apiVersion, kind and name are
@@ -214,4 +232,7 @@
  *       time (the history window counts changes), the CRD Established condition being asynchronous.
  * </ul>
  */
+@NullMarked
 package io.podset.testkit;
+
+import org.jspecify.annotations.NullMarked;

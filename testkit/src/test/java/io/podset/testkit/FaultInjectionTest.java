@@ -55,8 +55,17 @@ class FaultInjectionTest {
 
   private HttpResponse<String> get(String path) throws Exception {
     return http.send(
-        HttpRequest.newBuilder(server.url().resolve(path)).GET().build(),
+        HttpRequest.newBuilder(server.url().resolve(path))
+            .timeout(Duration.ofSeconds(20))
+            .GET()
+            .build(),
         HttpResponse.BodyHandlers.ofString());
+  }
+
+  private FaultInjector.Handle onListingConfigMaps(Fault fault) {
+    return server
+        .faults()
+        .add(FaultRule.match().verbs("list").resource("configmaps").inject(fault));
   }
 
   @Test
@@ -85,14 +94,7 @@ class FaultInjectionTest {
 
   @Test
   void tooManyRequests_carriesRetryAfter_andRemovedRuleStops() throws Exception {
-    FaultInjector.Handle rule =
-        server
-            .faults()
-            .add(
-                FaultRule.match()
-                    .verbs("list")
-                    .resource("configmaps")
-                    .inject(Fault.tooManyRequests(Duration.ofSeconds(3))));
+    FaultInjector.Handle rule = onListingConfigMaps(Fault.tooManyRequests(Duration.ofSeconds(3)));
     HttpResponse<String> limited = get("/api/v1/namespaces/default/configmaps");
     assertThat(limited.statusCode()).isEqualTo(429);
     assertThat(limited.headers().firstValue("Retry-After")).hasValue("3");
@@ -104,6 +106,17 @@ class FaultInjectionTest {
     assertThat(server.faults().rules()).isEmpty();
     assertThat(get("/api/v1/namespaces/default/configmaps").statusCode()).isEqualTo(200);
     assertThat(rule.injected()).isEqualTo(1);
+  }
+
+  @Test
+  void tooManyRequestsMadeAsAStatus_saysRetryAfterOneSecond_asKubeApiserverDoes() throws Exception {
+    onListingConfigMaps(Fault.status(429, "TooManyRequests", "too many requests, slow down"));
+    HttpResponse<String> limited = get("/api/v1/namespaces/default/configmaps");
+    assertThat(limited.statusCode()).isEqualTo(429);
+    assertThat(limited.headers().firstValue("Retry-After")).hasValue("1");
+    JsonNode status = JSON.readTree(limited.body());
+    assertThat(status.path("message").asText()).contains("slow down");
+    assertThat(status.path("details").path("retryAfterSeconds").asInt()).isEqualTo(1);
   }
 
   @Test

@@ -209,9 +209,18 @@ final class DefaultIndexer<T extends HasMetadata> implements MutableIndexer<T> {
     return index.getOrDefault(indexedValue, Set.of());
   }
 
+  // Every function has its index (added together under the write lock).
+  private Map<String, Set<String>> indexOf(String indexName) {
+    Map<String, Set<String>> index = indices.get(indexName);
+    if (index == null) {
+      throw new IllegalStateException("index '" + indexName + "' has a function but no index");
+    }
+    return index;
+  }
+
   private void index(String key, T obj) {
     for (Map.Entry<String, IndexFunction<T>> entry : functions.entrySet()) {
-      Map<String, Set<String>> index = indices.get(entry.getKey());
+      Map<String, Set<String>> index = indexOf(entry.getKey());
       for (String value : entry.getValue().apply(obj)) {
         index.computeIfAbsent(value, v -> new LinkedHashSet<>()).add(key);
       }
@@ -220,7 +229,7 @@ final class DefaultIndexer<T extends HasMetadata> implements MutableIndexer<T> {
 
   private void unindex(String key, T obj) {
     for (Map.Entry<String, IndexFunction<T>> entry : functions.entrySet()) {
-      Map<String, Set<String>> index = indices.get(entry.getKey());
+      Map<String, Set<String>> index = indexOf(entry.getKey());
       for (String value : entry.getValue().apply(obj)) {
         Set<String> keys = index.get(value);
         if (keys != null) {

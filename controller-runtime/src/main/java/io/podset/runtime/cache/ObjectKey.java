@@ -3,6 +3,7 @@ package io.podset.runtime.cache;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The identity of an object in a cache: its namespace ({@code null} when cluster-scoped) and name.
@@ -13,7 +14,7 @@ import java.util.Objects;
  * @param namespace the namespace, or {@code null} for a cluster-scoped object; never empty
  * @param name the object's name; never null or empty
  */
-public record ObjectKey(String namespace, String name) {
+public record ObjectKey(@Nullable String namespace, String name) {
 
   /**
    * Validates the components.

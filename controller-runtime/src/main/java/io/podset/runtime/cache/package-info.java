@@ -12,4 +12,7 @@
  * objects that nobody mutates afterwards. Callers must not mutate returned objects either: copy
  * before editing.
  */
+@NullMarked
 package io.podset.runtime.cache;
+
+import org.jspecify.annotations.NullMarked;

@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /** The {@link ObjectWriter} over a fabric8 client's HTTP client. */
 final class Fabric8ObjectWriter implements ObjectWriter {
@@ -60,9 +61,9 @@ final class Fabric8ObjectWriter implements ObjectWriter {
   @Override
   public WrittenObject patch(
       Class<? extends HasMetadata> type,
-      String namespace,
+      @Nullable String namespace,
       String name,
-      String subresource,
+      @Nullable String subresource,
       PatchType patchType,
       String patch) {
     Objects.requireNonNull(type, "type");
@@ -92,7 +93,10 @@ final class Fabric8ObjectWriter implements ObjectWriter {
 
   @Override
   public Optional<WrittenObject> delete(
-      Class<? extends HasMetadata> type, String namespace, String name, String uid) {
+      Class<? extends HasMetadata> type,
+      @Nullable String namespace,
+      String name,
+      @Nullable String uid) {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(name, "name");
     String target = collection(type, namespace) + "/" + name;
@@ -114,7 +118,7 @@ final class Fabric8ObjectWriter implements ObjectWriter {
     }
   }
 
-  private static WrittenObject object(String method, String url, WrittenObject written) {
+  private static WrittenObject object(String method, String url, @Nullable WrittenObject written) {
     if (written == null) {
       throw new KubernetesClientException(
           "Failure executing: "
@@ -138,7 +142,7 @@ final class Fabric8ObjectWriter implements ObjectWriter {
    * {@code <master>api/v1[/namespaces/<ns>]/<plural>} for the core group, {@code
    * <master>apis/<group>/<version>[/namespaces/<ns>]/<plural>} otherwise.
    */
-  private String collection(Class<? extends HasMetadata> type, String namespace) {
+  private String collection(Class<? extends HasMetadata> type, @Nullable String namespace) {
     String group = HasMetadata.getGroup(type);
     StringBuilder sb = new StringBuilder(master);
     if (group == null || group.isEmpty()) {
@@ -152,7 +156,7 @@ final class Fabric8ObjectWriter implements ObjectWriter {
     return sb.append('/').append(HasMetadata.getPlural(type)).toString();
   }
 
-  private WrittenObject send(String method, String url, HttpRequest.Builder builder) {
+  private @Nullable WrittenObject send(String method, String url, HttpRequest.Builder builder) {
     HttpResponse<byte[]> response;
     try {
       response = http.sendAsync(builder.build(), byte[].class).get();
@@ -183,7 +187,7 @@ final class Fabric8ObjectWriter implements ObjectWriter {
    * The top-level {@code metadata}'s namespace, name, uid and resourceVersion of {@code body}; null
    * when the body is a {@code Status} (the answer of some deletes).
    */
-  static WrittenObject written(byte[] body) throws IOException {
+  static @Nullable WrittenObject written(byte[] body) throws IOException {
     try (JsonParser parser = JSON.createParser(body)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new IOException("not a JSON object");
@@ -230,6 +234,15 @@ final class Fabric8ObjectWriter implements ObjectWriter {
       } else {
         parser.skipChildren();
       }
+    }
+    if (name == null || uid == null || resourceVersion == null) {
+      throw new IOException(
+          "metadata needs name, uid and resourceVersion, got name="
+              + name
+              + ", uid="
+              + uid
+              + ", resourceVersion="
+              + resourceVersion);
     }
     return new WrittenObject(namespace, name, uid, resourceVersion);
   }

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Creates and patches objects through a fabric8 client, returning only the written object's
@@ -58,9 +59,9 @@ public interface ObjectWriter {
    */
   WrittenObject patch(
       Class<? extends HasMetadata> type,
-      String namespace,
+      @Nullable String namespace,
       String name,
-      String subresource,
+      @Nullable String subresource,
       PatchType patchType,
       String patch);
 
@@ -76,5 +77,8 @@ public interface ObjectWriter {
    *     not answer
    */
   Optional<WrittenObject> delete(
-      Class<? extends HasMetadata> type, String namespace, String name, String uid);
+      Class<? extends HasMetadata> type,
+      @Nullable String namespace,
+      String name,
+      @Nullable String uid);
 }

@@ -1,6 +1,7 @@
 package io.podset.runtime.client;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the API server answered a write with, as far as a controller needs it.
@@ -10,7 +11,8 @@ import java.util.Objects;
  * @param uid the object's uid
  * @param resourceVersion the resourceVersion of the write
  */
-public record WrittenObject(String namespace, String name, String uid, String resourceVersion) {
+public record WrittenObject(
+    @Nullable String namespace, String name, String uid, String resourceVersion) {
 
   /**
    * @throws NullPointerException if the name, uid or resourceVersion is null

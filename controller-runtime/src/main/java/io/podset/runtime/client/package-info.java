@@ -10,4 +10,7 @@
  * answer on such a path into the {@code KubernetesClientException} (code and server Status) the
  * typed operations throw.
  */
+@NullMarked
 package io.podset.runtime.client;
+
+import org.jspecify.annotations.NullMarked;

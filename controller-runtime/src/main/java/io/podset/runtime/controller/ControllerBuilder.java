@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds a {@link Controller}. Each method validates its argument at once and throws {@link
@@ -47,20 +48,20 @@ public final class ControllerBuilder {
 
   private final SharedInformerFactory informers;
   private final ControllerNames names;
-  private String name;
-  private Class<? extends HasMetadata> primaryType;
+  private @Nullable String name;
+  private @Nullable Class<? extends HasMetadata> primaryType;
   private final List<Watch<?>> watches = new ArrayList<>();
   private Predicate<? super Event<? extends HasMetadata>> globalFilter = event -> true;
   private InformerOptions informerOptions = InformerOptions.defaults();
-  private Reconciler reconciler;
+  private @Nullable Reconciler reconciler;
   private int workers = 1;
   private Duration cacheSyncTimeout = DEFAULT_CACHE_SYNC_TIMEOUT;
   private Clock clock = Clock.system();
   // Null until set: build() then gives the controller a registry of its own.
-  private MeterRegistry meterRegistry;
-  private RateLimiter<Request> rateLimiter;
+  private @Nullable MeterRegistry meterRegistry;
+  private @Nullable RateLimiter<Request> rateLimiter;
   private boolean inlineEventHandlers;
-  private ReadYourWrites readYourWrites;
+  private @Nullable ReadYourWrites readYourWrites;
   private final List<AutoCloseable> closeables = new ArrayList<>();
 
   ControllerBuilder(SharedInformerFactory informers, ControllerNames names) {
@@ -325,7 +326,7 @@ public final class ControllerBuilder {
       Clock clock,
       MeterRegistry meterRegistry,
       boolean inlineEventHandlers,
-      ReconcileGate gate,
+      @Nullable ReconcileGate gate,
       List<AutoCloseable> closeables,
       Runnable onClose) {}
 }

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -48,7 +49,7 @@ final class DefaultController implements Controller {
   private final AtomicInteger active = new AtomicInteger();
   private final ControllerMetrics metrics;
   // Null for controllers without a read-your-writes barrier.
-  private final ReconcileGate gate;
+  private final @Nullable ReconcileGate gate;
 
   private final Object lock = new Object();
   // Guarded by lock: NEW -> STARTING -> RUNNING -> CLOSED; any state may move to CLOSED.
@@ -140,7 +141,7 @@ final class DefaultController implements Controller {
     }
   }
 
-  private void failStart(Throwable cause) {
+  private void failStart(@Nullable Throwable cause) {
     StringBuilder message =
         new StringBuilder("controller '")
             .append(name)

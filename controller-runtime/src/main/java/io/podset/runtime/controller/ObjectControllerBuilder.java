@@ -28,6 +28,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds a typed controller for primary objects of type {@code P}, read like a sentence:
@@ -70,15 +71,15 @@ public final class ObjectControllerBuilder<P extends HasMetadata> {
   private final EventRecorder events;
   private final Supplier<ControllerBuilder> controllers;
   private final Consumer<Supplier<Controller>> registrar;
-  private String name;
+  private @Nullable String name;
   private InformerOptions informerOptions = InformerOptions.defaults();
   private Predicate<? super Event<P>> filter = Predicates.notStatusOnly()::test;
   private final Map<Class<? extends HasMetadata>, Predicate<?>> owned = new LinkedHashMap<>();
   private final List<MappedWatch<?>> mapped = new ArrayList<>();
   private int workers = 1;
-  private Cleanup<P> cleanup;
-  private String finalizer;
-  private String fieldManager;
+  private @Nullable Cleanup<P> cleanup;
+  private @Nullable String finalizer;
+  private @Nullable String fieldManager;
   private Duration readYourWritesTimeout = DEFAULT_READ_YOUR_WRITES_TIMEOUT;
   private boolean registered;
 
@@ -253,7 +254,7 @@ public final class ObjectControllerBuilder<P extends HasMetadata> {
     private final Map<Class<? extends HasMetadata>, Predicate<?>> owned;
     private final List<MappedWatch<?>> mapped;
     private final int workers;
-    private final Cleanup<P> cleanup;
+    private final @Nullable Cleanup<P> cleanup;
     private final String finalizer;
     private final String fieldManager;
     private final Duration readYourWritesTimeout;

@@ -8,6 +8,7 @@ import io.podset.runtime.reconcile.Reconciler;
 import io.podset.runtime.reconcile.Request;
 import io.podset.runtime.reconcile.Result;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A typed reconciler behind the {@link Reconciler} API: reads the primary from the cache, runs the
@@ -18,14 +19,14 @@ final class ObjectReconcile<P extends HasMetadata> implements Reconciler {
 
   private final ControllerResources<P> resources;
   private final ObjectReconciler<P> reconciler;
-  private final Cleanup<P> cleanup;
+  private final @Nullable Cleanup<P> cleanup;
   private final String finalizer;
   private final ReadYourWrites readYourWrites;
 
   ObjectReconcile(
       ControllerResources<P> resources,
       ObjectReconciler<P> reconciler,
-      Cleanup<P> cleanup,
+      @Nullable Cleanup<P> cleanup,
       String finalizer,
       ReadYourWrites readYourWrites) {
     this.resources = resources;

@@ -17,6 +17,7 @@ import java.lang.reflect.Type;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The writes a typed controller makes to its primary: the status (through {@code /status}, without
@@ -58,7 +59,7 @@ final class PrimaryWrites<P extends HasMetadata> {
     }
   }
 
-  private static Class<?> statusType(Class<?> type) {
+  private static @Nullable Class<?> statusType(Class<?> type) {
     for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
       Type parent = c.getGenericSuperclass();
       if (parent instanceof ParameterizedType p && p.getRawType() == CustomResource.class) {
@@ -95,7 +96,7 @@ final class PrimaryWrites<P extends HasMetadata> {
    *
    * @return the primary as written, or null when it is gone
    */
-  P addFinalizer(P primary, String finalizer) {
+  @Nullable P addFinalizer(P primary, String finalizer) {
     return changeFinalizers(primary, next -> Finalizers.add(next, finalizer), primary);
   }
 
@@ -104,7 +105,7 @@ final class PrimaryWrites<P extends HasMetadata> {
    *
    * @return the primary as written; null when the object or the finalizer is already gone
    */
-  P removeFinalizer(P primary, String finalizer) {
+  @Nullable P removeFinalizer(P primary, String finalizer) {
     return changeFinalizers(primary, next -> Finalizers.remove(next, finalizer), null);
   }
 
@@ -114,7 +115,7 @@ final class PrimaryWrites<P extends HasMetadata> {
    * after a conflict. Returns the written object, or {@code unchanged} when {@code change} changes
    * nothing, or null when the object is gone.
    */
-  private P changeFinalizers(P primary, Predicate<P> change, P unchanged) {
+  private @Nullable P changeFinalizers(P primary, Predicate<P> change, @Nullable P unchanged) {
     P current = primary;
     for (int attempt = 1; ; attempt++) {
       P next = resources.serialization().clone(current);

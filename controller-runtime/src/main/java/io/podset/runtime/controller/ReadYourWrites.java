@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,8 +60,8 @@ public final class ReadYourWrites {
   // Guarded by lock: the barrier of each request whose writes are not all observed yet.
   private final Map<Request, Barrier> barriers = new HashMap<>();
   // Guarded by lock: set once, by the controller the barrier serves.
-  private String controller;
-  private Counter timeouts;
+  private @Nullable String controller;
+  private @Nullable Counter timeouts;
 
   private ReadYourWrites(Clock clock, Duration timeout) {
     this.clock = clock;
@@ -249,7 +250,7 @@ public final class ReadYourWrites {
     // Guarded by lock.
     final List<Pending> pending = new ArrayList<>();
     final CompletableFuture<Void> released = new CompletableFuture<>();
-    volatile Clock.Cancellable timer;
+    volatile Clock.@Nullable Cancellable timer;
 
     /** Completes the release, stops waiting for what is left, and stops the timer. */
     void release() {

@@ -2,6 +2,7 @@ package io.podset.runtime.controller;
 
 import io.podset.runtime.reconcile.Request;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Consulted by a worker before it reconciles a request: a request held back is not reconciled now
@@ -10,5 +11,5 @@ import java.util.concurrent.CompletableFuture;
 interface ReconcileGate {
 
   /** Null when {@code request} may be reconciled now, else a future completed when it may. */
-  CompletableFuture<Void> heldBack(Request request);
+  @Nullable CompletableFuture<Void> heldBack(Request request);
 }

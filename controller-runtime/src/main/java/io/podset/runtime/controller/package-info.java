@@ -24,4 +24,7 @@
  * {@code reconcileId}, {@code cause} (the events that led to it, or {@code retry}/{@code requeue})
  * and {@code retries}.
  */
+@NullMarked
 package io.podset.runtime.controller;
+
+import org.jspecify.annotations.NullMarked;

@@ -17,6 +17,9 @@ public sealed interface Event<T> permits Event.Added, Event.Updated, Event.Delet
 
   /** The object appeared in the cache (created, or seen for the first time after a relist). */
   record Added<T>(T object) implements Event<T> {
+    /**
+     * @throws NullPointerException if {@code object} is null
+     */
     public Added {
       Objects.requireNonNull(object, "object");
     }
@@ -32,6 +35,9 @@ public sealed interface Event<T> permits Event.Added, Event.Updated, Event.Delet
    * resourceVersion).
    */
   record Updated<T>(T oldObject, T object) implements Event<T> {
+    /**
+     * @throws NullPointerException if either state is null
+     */
     public Updated {
       Objects.requireNonNull(oldObject, "oldObject");
       Objects.requireNonNull(object, "object");
@@ -48,6 +54,9 @@ public sealed interface Event<T> permits Event.Added, Event.Updated, Event.Delet
    * relist and {@code object} is the last state the cache had.
    */
   record Deleted<T>(T object, boolean finalStateUnknown) implements Event<T> {
+    /**
+     * @throws NullPointerException if {@code object} is null
+     */
     public Deleted {
       Objects.requireNonNull(object, "object");
     }

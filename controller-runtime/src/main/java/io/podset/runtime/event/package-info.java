@@ -9,4 +9,7 @@
  * Kubernetes Event (the API object {@code kubectl get events} lists): those are written by {@link
  * io.podset.runtime.recorder}.
  */
+@NullMarked
 package io.podset.runtime.event;
+
+import org.jspecify.annotations.NullMarked;

@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a controller has asked the API server to create and delete, per key, until the cache shows
@@ -55,9 +56,9 @@ public final class Expectations<K> {
   // Guarded by lock. Expectations that ended by timeout rather than by observation.
   private long expiredCount;
   // Null without a registry.
-  private final Counter expiredCounter;
+  private final @Nullable Counter expiredCounter;
 
-  private Expectations(Clock clock, Duration ttl, Counter expired) {
+  private Expectations(Clock clock, Duration ttl, @Nullable Counter expired) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.ttlNanos = requirePositive(ttl).toNanos();
     this.expiredCounter = expired;
@@ -140,7 +141,7 @@ public final class Expectations<K> {
    *
    * @throws NullPointerException if {@code uid} is null
    */
-  public void created(K key, String uid, String resourceVersion) {
+  public void created(K key, String uid, @Nullable String resourceVersion) {
     Objects.requireNonNull(uid, "uid");
     synchronized (lock) {
       Pending p = pending.get(key);
@@ -191,7 +192,7 @@ public final class Expectations<K> {
    * A delete was accepted; {@code resourceVersion} is the one the server returned, or null when it
    * returned only a Status.
    */
-  public void deleted(K key, String uid, String resourceVersion) {
+  public void deleted(K key, String uid, @Nullable String resourceVersion) {
     synchronized (lock) {
       Pending p = pending.get(key);
       if (p != null) {
@@ -237,7 +238,7 @@ public final class Expectations<K> {
    * visible in a cache that has observed {@code cacheResourceVersion}, or the expectation expired.
    * A met or expired expectation is cleared.
    */
-  public boolean satisfied(K key, String cacheResourceVersion) {
+  public boolean satisfied(K key, @Nullable String cacheResourceVersion) {
     Objects.requireNonNull(key, "key");
     synchronized (lock) {
       Pending p = pending.get(key);
@@ -315,7 +316,7 @@ public final class Expectations<K> {
     final Set<String> observedEarly = new HashSet<>();
     final Set<String> deletes = new HashSet<>();
     final Set<String> unreportedDeletes = new HashSet<>();
-    String lastWrite;
+    @Nullable String lastWrite;
     // A write whose resourceVersion is unknown cannot be matched against the cache.
     boolean unversionedWrite;
 
@@ -331,14 +332,14 @@ public final class Expectations<K> {
       return inFlightCreates == 0 && unreportedDeletes.isEmpty();
     }
 
-    boolean caughtUp(String cacheResourceVersion) {
+    boolean caughtUp(@Nullable String cacheResourceVersion) {
       return allReported()
           && !unversionedWrite
           && ResourceVersions.atLeast(cacheResourceVersion, lastWrite);
     }
 
-    void noteWrite(String resourceVersion) {
-      if (!ResourceVersions.isNumeric(resourceVersion)) {
+    void noteWrite(@Nullable String resourceVersion) {
+      if (resourceVersion == null || !ResourceVersions.isNumeric(resourceVersion)) {
         unversionedWrite = true;
       } else if (lastWrite == null || ResourceVersions.compare(resourceVersion, lastWrite) > 0) {
         lastWrite = resourceVersion;

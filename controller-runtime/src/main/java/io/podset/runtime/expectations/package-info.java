@@ -9,4 +9,7 @@
  * expectation is also met once the cache has observed the resourceVersion of every write it tracks,
  * so a missed or coalesced event cannot stall a key until the TTL.
  */
+@NullMarked
 package io.podset.runtime.expectations;
+
+import org.jspecify.annotations.NullMarked;

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.podset.runtime.informer.transport.ListerWatcher;
 import java.time.Duration;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** Classifies failures reported by a {@link ListerWatcher}, as client-go's reflector does. */
 final class ApiErrors {
@@ -62,7 +63,7 @@ final class ApiErrors {
    * of its Status, as kube-apiserver sends with 429 and some 5xx answers), or null when it did not
    * say.
    */
-  static Duration retryAfter(Throwable error) {
+  static @Nullable Duration retryAfter(Throwable error) {
     KubernetesClientException e = clientException(error);
     if (e == null || e.getStatus() == null || e.getStatus().getDetails() == null) {
       return null;
@@ -85,7 +86,7 @@ final class ApiErrors {
     return code == 400 || code == 403 || code == 415 || code == 422 || code == 501;
   }
 
-  private static KubernetesClientException clientException(Throwable error) {
+  private static @Nullable KubernetesClientException clientException(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause()) {
       if (t instanceof KubernetesClientException e) {
         return e;
@@ -97,7 +98,7 @@ final class ApiErrors {
     return null;
   }
 
-  private static String reason(KubernetesClientException e) {
+  private static @Nullable String reason(KubernetesClientException e) {
     return e.getStatus() == null ? null : e.getStatus().getReason();
   }
 }

@@ -5,6 +5,7 @@ import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.DoubleSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The reflector's retry delays: exponential (800 ms doubling, capped at 30 s by default) with
@@ -70,7 +71,7 @@ final class Backoff {
    * The next delay after a failure: {@code retryAfter} (capped at the maximum, plus jitter) when
    * the server asked for it, without advancing the exponential sequence; else {@link #next()}.
    */
-  Duration next(Duration retryAfter) {
+  Duration next(@Nullable Duration retryAfter) {
     if (retryAfter != null && !retryAfter.isNegative()) {
       long base = Math.min(retryAfter.toMillis(), maxMillis);
       return Duration.ofMillis(base + (long) (base * jitter * random.getAsDouble()));

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The waits between a {@link Reflector}'s attempts: a delay on the injected clock that {@link
@@ -17,7 +18,7 @@ final class BackoffSleep {
   private final Object lock = new Object();
   // Guarded by lock: closed for good; the current wait, completed early by close().
   private boolean closed;
-  private CompletableFuture<Void> sleeping;
+  private @Nullable CompletableFuture<Void> sleeping;
 
   BackoffSleep(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");

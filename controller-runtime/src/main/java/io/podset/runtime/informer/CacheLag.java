@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How far an informer's cache is behind the API server, from samples of the server's newest
@@ -47,7 +48,7 @@ final class CacheLag {
   }
 
   /** The server's newest version was {@code resourceVersion} at {@code nanos}. */
-  void sampled(String resourceVersion, long nanos) {
+  void sampled(@Nullable String resourceVersion, long nanos) {
     if (!ResourceVersions.isNumeric(resourceVersion)) {
       return;
     }
@@ -67,7 +68,7 @@ final class CacheLag {
   }
 
   /** The lag at {@code nowNanos}, or null before the first sample. */
-  Duration lag(long nowNanos) {
+  @Nullable Duration lag(long nowNanos) {
     long reached = appliedVersion();
     synchronized (lock) {
       if (!sampled) {

@@ -1,6 +1,7 @@
 package io.podset.runtime.informer;
 
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How far a cache has read one resource's changes from the server, by resourceVersion: what the
@@ -14,7 +15,7 @@ public interface CacheVersion {
    * first list). Changes of one resource arrive in resourceVersion order, so once this is at least
    * the version returned by a write, the cache reflects that write, or something newer.
    */
-  String lastObservedResourceVersion();
+  @Nullable String lastObservedResourceVersion();
 
   /**
    * A future completed once {@link #lastObservedResourceVersion()} reaches {@code resourceVersion}

@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +43,7 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
   private final InformerMetrics metrics;
   private final CacheLag lag;
   // Null when lag sampling is off.
-  private final LagProbe lagProbe;
+  private final @Nullable LagProbe lagProbe;
   private final ObservedVersions observed = new ObservedVersions();
   private final CompletableFuture<Void> synced = new CompletableFuture<>();
   private final Thread processor;
@@ -55,7 +56,7 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
   private final List<HandlerListener<T>> listeners = new ArrayList<>();
   // The handlers whose resync is due; SYNC deltas and unchanged relisted objects go only to them.
   private List<HandlerListener<T>> syncingListeners = List.of();
-  private Clock.Cancellable resyncTimer;
+  private Clock.@Nullable Cancellable resyncTimer;
   private int handlerCount;
   private boolean informerSynced;
   private boolean started;
@@ -67,7 +68,7 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
       InformerOptions options,
       Clock clock,
       ReflectorConfig config,
-      MeterRegistry registry) {
+      @Nullable MeterRegistry registry) {
     this.type = Objects.requireNonNull(type, "type");
     Objects.requireNonNull(listerWatcher, "listerWatcher");
     Objects.requireNonNull(options, "options");
@@ -210,12 +211,12 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
   }
 
   @Override
-  public String lastSyncResourceVersion() {
+  public @Nullable String lastSyncResourceVersion() {
     return reflector.lastSyncResourceVersion();
   }
 
   @Override
-  public String lastObservedResourceVersion() {
+  public @Nullable String lastObservedResourceVersion() {
     return fifo.observedResourceVersion();
   }
 

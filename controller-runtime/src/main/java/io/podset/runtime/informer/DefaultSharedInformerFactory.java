@@ -13,13 +13,17 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /** The {@link SharedInformerFactory}: a map from informer key to informer. */
 final class DefaultSharedInformerFactory implements SharedInformerFactory {
 
   /** Identity of a shared informer: the resource and what selects its objects. */
   private record Key(
-      String resource, String namespace, String labelSelector, String fieldSelector) {
+      String resource,
+      @Nullable String namespace,
+      @Nullable String labelSelector,
+      @Nullable String fieldSelector) {
     static Key of(String resource, InformerOptions options) {
       return new Key(
           resource, options.namespace(), options.labelSelector(), options.fieldSelector());
@@ -29,7 +33,7 @@ final class DefaultSharedInformerFactory implements SharedInformerFactory {
   private final ListerWatcherSource source;
   private final Clock clock;
   // Null: informers publish no meters.
-  private final MeterRegistry registry;
+  private final @Nullable MeterRegistry registry;
 
   private final Object lock = new Object();
   // All guarded by lock; informers keep creation order.
@@ -41,7 +45,8 @@ final class DefaultSharedInformerFactory implements SharedInformerFactory {
     this(source, clock, null);
   }
 
-  DefaultSharedInformerFactory(ListerWatcherSource source, Clock clock, MeterRegistry registry) {
+  DefaultSharedInformerFactory(
+      ListerWatcherSource source, Clock clock, @Nullable MeterRegistry registry) {
     this.source = Objects.requireNonNull(source, "source");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.registry = registry;

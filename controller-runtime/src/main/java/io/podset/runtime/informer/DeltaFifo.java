@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +57,7 @@ final class DeltaFifo<T extends HasMetadata> {
   private final Runnable onSynced;
   private final Consumer<String> onObserved;
   // Runs watch changes that find the FIFO empty on the producer's thread; null: always queue.
-  private final Processor<T> direct;
+  private final @Nullable Processor<T> direct;
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition notEmpty = lock.newCondition();
@@ -71,13 +72,13 @@ final class DeltaFifo<T extends HasMetadata> {
   private boolean syncedReported;
   private boolean closed;
   // The newest resourceVersion handed to this FIFO (objects, lists, bookmarks).
-  private String queuedResourceVersion;
+  private @Nullable String queuedResourceVersion;
   // Changes queued and not yet popped, by arrival sequence, each mapped to the resourceVersion
   // reached just before it arrived. Every change up to the first entry's version is in the cache.
   private final TreeMap<Long, String> pending = new TreeMap<>();
   private long sequence;
   // The newest resourceVersion such that every change up to it is processed into knownObjects.
-  private String observedResourceVersion;
+  private @Nullable String observedResourceVersion;
 
   /**
    * @param knownObjects the cache the processor keeps (for deletions and resyncs)
@@ -126,7 +127,7 @@ final class DeltaFifo<T extends HasMetadata> {
    * Replaces the whole state with {@code objects} listed at {@code resourceVersion}: REPLACED for
    * each object, and a tombstone for each key that is cached or queued but not listed.
    */
-  void replace(Collection<? extends T> objects, String resourceVersion) {
+  void replace(Collection<? extends T> objects, @Nullable String resourceVersion) {
     Objects.requireNonNull(objects, "objects");
     boolean synced;
     String observed;
@@ -215,6 +216,9 @@ final class DeltaFifo<T extends HasMetadata> {
       }
       String key = queue.poll();
       List<Entry<T>> entries = items.remove(key);
+      if (entries == null) {
+        throw new IllegalStateException("key '" + key + "' is queued without deltas");
+      }
       if (initialPopulation > 0) {
         initialPopulation--;
       }
@@ -252,7 +256,7 @@ final class DeltaFifo<T extends HasMetadata> {
   }
 
   /** The newest resourceVersion whose change is reflected in the cache, or null. */
-  String observedResourceVersion() {
+  @Nullable String observedResourceVersion() {
     lock.lock();
     try {
       return observedResourceVersion;
@@ -354,7 +358,7 @@ final class DeltaFifo<T extends HasMetadata> {
    * Appends a delta to the key's list. {@code before} is the resourceVersion reached before this
    * change; a null {@code before} marks a delta that carries no new state (SYNC).
    */
-  private void queueLocked(String key, Delta<T> delta, String before) {
+  private void queueLocked(String key, Delta<T> delta, @Nullable String before) {
     boolean change = delta.type() != DeltaType.SYNC;
     List<Entry<T>> entries = items.get(key);
     if (entries == null) {
@@ -376,7 +380,7 @@ final class DeltaFifo<T extends HasMetadata> {
     entries.add(new Entry<>(delta, change ? track(before) : -1));
   }
 
-  private long track(String before) {
+  private long track(@Nullable String before) {
     long seq = sequence++;
     pending.put(seq, before == null ? "" : before);
     return seq;
@@ -391,7 +395,7 @@ final class DeltaFifo<T extends HasMetadata> {
   }
 
   /** Returns the new observed resourceVersion if it advanced, else null. */
-  private String checkObservedLocked() {
+  private @Nullable String checkObservedLocked() {
     String before = observedResourceVersion;
     if (pending.isEmpty()) {
       // Every change handed to the FIFO is in the cache, including list and bookmark versions.
@@ -405,7 +409,7 @@ final class DeltaFifo<T extends HasMetadata> {
     return Objects.equals(before, observedResourceVersion) ? null : observedResourceVersion;
   }
 
-  private void notifyOutsideLock(boolean synced, String observed) {
+  private void notifyOutsideLock(boolean synced, @Nullable String observed) {
     if (synced) {
       onSynced.run();
     }

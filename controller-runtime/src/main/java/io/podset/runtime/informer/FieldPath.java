@@ -3,6 +3,7 @@ package io.podset.runtime.informer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A parsed field path of {@link Projections#keep}: JSON field names joined by dots, each optionally
@@ -20,7 +21,7 @@ record FieldPath(String text, List<Segment> segments) {
    * @param name the JSON field name
    * @param selector the text between brackets after it, or null
    */
-  record Segment(String name, String selector) {}
+  record Segment(String name, @Nullable String selector) {}
 
   FieldPath {
     Objects.requireNonNull(text, "text");

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The transform of {@link Projections#keep}: a new object of the same class holding only the kept
@@ -57,7 +58,8 @@ final class FieldProjection implements UnaryOperator<HasMetadata> {
     for (String path : paths) {
       add(model, Objects.requireNonNull(path, "path"));
     }
-    Node metadata = root.children.get("metadata");
+    Node metadata =
+        Objects.requireNonNull(root.children.get("metadata"), "metadata is always kept");
     this.keepsManagedFields = metadata.whole || (metadata.children.containsKey("managedFields"));
   }
 
@@ -177,7 +179,7 @@ final class FieldProjection implements UnaryOperator<HasMetadata> {
   }
 
   @SuppressWarnings("unchecked")
-  private Object copyValue(Object value, Node node) {
+  private @Nullable Object copyValue(@Nullable Object value, Node node) {
     if (value == null) {
       return null;
     }

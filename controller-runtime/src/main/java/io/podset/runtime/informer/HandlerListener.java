@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +25,7 @@ final class HandlerListener<T extends HasMetadata> implements HandlerRegistratio
   private final Duration resyncPeriod;
   private final Consumer<HandlerListener<T>> onClose;
   // Null for an inline listener.
-  private final Thread thread;
+  private final @Nullable Thread thread;
 
   private final Object lock = new Object();
   // All guarded by lock. Invariant: delivered <= enqueued; buffer.size() <= enqueued - delivered.

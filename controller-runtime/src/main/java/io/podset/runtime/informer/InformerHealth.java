@@ -1,6 +1,7 @@
 package io.podset.runtime.informer;
 
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an informer is doing right now, for readiness checks and diagnostics.
@@ -17,10 +18,10 @@ import java.time.Instant;
 public record InformerHealth(
     boolean watching,
     boolean synced,
-    Instant lastEventTime,
-    String lastSyncedResourceVersion,
+    @Nullable Instant lastEventTime,
+    @Nullable String lastSyncedResourceVersion,
     long relistCount,
-    String lastError) {
+    @Nullable String lastError) {
 
   /** Synced and watching: the cache follows the server. */
   public boolean healthy() {

@@ -5,16 +5,16 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.podset.runtime.informer.transport.WatchEvent;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,13 +85,17 @@ final class InformerMetrics {
   }
 
   private static final Logger log = LoggerFactory.getLogger(InformerMetrics.class);
-  private static final InformerMetrics NONE = new InformerMetrics();
+  // A composite registry without registries makes no-op meters: an unmetered informer counts
+  // into those instead of checking for a registry at each event.
+  private static final InformerMetrics NONE = new InformerMetrics(null, "none");
 
-  private final MeterRegistry registry;
+  // Null for no meters.
+  private final @Nullable MeterRegistry registry;
   private final Counter lists;
   private final Counter relists;
   private final Counter watches;
-  private final Map<RestartReason, Counter> restarts = new EnumMap<>(RestartReason.class);
+  // By RestartReason ordinal.
+  private final Counter[] restarts = new Counter[RestartReason.values().length];
   private final Counter added;
   private final Counter modified;
   private final Counter deleted;
@@ -99,35 +103,26 @@ final class InformerMetrics {
   // Guarded by this: the gauges bound to the informer, removed (and cleared) by close().
   private List<Meter> gauges = List.of();
 
-  private InformerMetrics() {
-    registry = null;
-    lists = null;
-    relists = null;
-    watches = null;
-    added = null;
-    modified = null;
-    deleted = null;
-    bookmarks = null;
-  }
-
-  private InformerMetrics(MeterRegistry registry, String name) {
+  private InformerMetrics(@Nullable MeterRegistry registry, String name) {
     this.registry = registry;
+    MeterRegistry counters = registry != null ? registry : new CompositeMeterRegistry();
     Tags tags = Tags.of("name", name);
-    lists = counter(LISTS, tags, "Lists completed, plain or streaming, the first included");
-    relists = counter(RELISTS, tags, "Lists completed after the first");
-    watches = counter(WATCHES, tags, "Watches opened");
+    lists =
+        counter(counters, LISTS, tags, "Lists completed, plain or streaming, the first included");
+    relists = counter(counters, RELISTS, tags, "Lists completed after the first");
+    watches = counter(counters, WATCHES, tags, "Watches opened");
     for (RestartReason reason : RestartReason.values()) {
-      restarts.put(
-          reason,
+      restarts[reason.ordinal()] =
           counter(
+              counters,
               WATCH_RESTARTS,
               tags.and("reason", reason.tag),
-              "Watches that ended and were followed by another list or watch, by reason"));
+              "Watches that ended and were followed by another list or watch, by reason");
     }
-    added = event(tags, "added");
-    modified = event(tags, "modified");
-    deleted = event(tags, "deleted");
-    bookmarks = event(tags, "bookmark");
+    added = event(counters, tags, "added");
+    modified = event(counters, tags, "modified");
+    deleted = event(counters, tags, "deleted");
+    bookmarks = event(counters, tags, "bookmark");
   }
 
   /** Records nothing. */
@@ -193,9 +188,6 @@ final class InformerMetrics {
   }
 
   void listed(boolean relist) {
-    if (registry == null) {
-      return;
-    }
     lists.increment();
     if (relist) {
       relists.increment();
@@ -203,21 +195,14 @@ final class InformerMetrics {
   }
 
   void watchOpened() {
-    if (registry != null) {
-      watches.increment();
-    }
+    watches.increment();
   }
 
   void watchRestarted(RestartReason reason) {
-    if (registry != null) {
-      restarts.get(reason).increment();
-    }
+    restarts[reason.ordinal()].increment();
   }
 
   void received(WatchEvent<?> event) {
-    if (registry == null) {
-      return;
-    }
     Counter counter;
     if (event instanceof WatchEvent.Added<?>) {
       counter = added;
@@ -233,29 +218,36 @@ final class InformerMetrics {
 
   /** Removes the gauges; counters stay, as cumulative series do. Idempotent. */
   synchronized void close() {
+    MeterRegistry bound = registry;
     for (Meter gauge : gauges) {
-      registry.remove(gauge);
+      if (bound != null) {
+        bound.remove(gauge);
+      }
     }
     gauges = List.of();
   }
 
-  private static double seconds(Duration duration) {
+  private static double seconds(@Nullable Duration duration) {
     return duration == null ? Double.NaN : duration.toNanos() / 1e9;
   }
 
-  private static double ageSeconds(Instant lastSync, Clock clock) {
+  private static double ageSeconds(@Nullable Instant lastSync, Clock clock) {
     if (lastSync == null) {
       return Double.NaN;
     }
     return Duration.between(lastSync, clock.instant()).toNanos() / 1e9;
   }
 
-  private Counter event(Tags tags, String type) {
+  private static Counter event(MeterRegistry registry, Tags tags, String type) {
     return counter(
-        EVENTS, tags.and("type", type), "Watch events received, by type, initial events included");
+        registry,
+        EVENTS,
+        tags.and("type", type),
+        "Watch events received, by type, initial events included");
   }
 
-  private Counter counter(String name, Tags tags, String description) {
+  private static Counter counter(
+      MeterRegistry registry, String name, Tags tags, String description) {
     return Counter.builder(name).description(description).tags(tags).register(registry);
   }
 }

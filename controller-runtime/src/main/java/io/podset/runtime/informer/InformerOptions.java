@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an informer watches and how.
@@ -31,9 +32,9 @@ import java.util.function.UnaryOperator;
  *     WatchTransport#HTTP_STREAM})
  */
 public record InformerOptions(
-    String namespace,
-    String labelSelector,
-    String fieldSelector,
+    @Nullable String namespace,
+    @Nullable String labelSelector,
+    @Nullable String fieldSelector,
     Duration resyncPeriod,
     UnaryOperator<HasMetadata> transform,
     boolean streamingList,
@@ -111,17 +112,17 @@ public record InformerOptions(
   }
 
   /** These options for one namespace (null for all). */
-  public InformerOptions withNamespace(String ns) {
+  public InformerOptions withNamespace(@Nullable String ns) {
     return toBuilder().namespace(ns).build();
   }
 
   /** These options with a label selector (null for none). */
-  public InformerOptions withLabelSelector(String selector) {
+  public InformerOptions withLabelSelector(@Nullable String selector) {
     return toBuilder().labelSelector(selector).build();
   }
 
   /** These options with a field selector (null for none). */
-  public InformerOptions withFieldSelector(String selector) {
+  public InformerOptions withFieldSelector(@Nullable String selector) {
     return toBuilder().fieldSelector(selector).build();
   }
 
@@ -152,15 +153,15 @@ public record InformerOptions(
     return period;
   }
 
-  private static String blankToNull(String value) {
+  private static @Nullable String blankToNull(@Nullable String value) {
     return value == null || value.isBlank() ? null : value;
   }
 
   /** A mutable builder; {@link #build()} validates. */
   public static final class Builder {
-    private String namespace;
-    private String labelSelector;
-    private String fieldSelector;
+    private @Nullable String namespace;
+    private @Nullable String labelSelector;
+    private @Nullable String fieldSelector;
     private Duration resyncPeriod;
     private UnaryOperator<HasMetadata> transform;
     private boolean streamingList;
@@ -179,19 +180,19 @@ public record InformerOptions(
     }
 
     /** The namespace to watch; null or blank for all. */
-    public Builder namespace(String value) {
+    public Builder namespace(@Nullable String value) {
       namespace = value;
       return this;
     }
 
     /** The label selector; null or blank for none. */
-    public Builder labelSelector(String value) {
+    public Builder labelSelector(@Nullable String value) {
       labelSelector = value;
       return this;
     }
 
     /** The field selector; null or blank for none. */
-    public Builder fieldSelector(String value) {
+    public Builder fieldSelector(@Nullable String value) {
       fieldSelector = value;
       return this;
     }

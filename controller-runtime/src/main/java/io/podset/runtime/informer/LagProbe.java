@@ -4,6 +4,7 @@ import io.podset.runtime.informer.transport.ListerWatcher;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +29,7 @@ final class LagProbe implements AutoCloseable {
 
   private final Object lock = new Object();
   // Guarded by lock.
-  private Thread thread;
+  private @Nullable Thread thread;
   private boolean closed;
 
   LagProbe(

@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One Jackson-bound model class (a fabric8 model type, a custom resource and its spec and status):
@@ -45,11 +46,11 @@ final class ModelClass {
       Class<?> element,
       boolean emptyByDefault) {
 
-    Object get(Object target) {
+    @Nullable Object get(Object target) {
       return invoke(getter, target);
     }
 
-    void set(Object target, Object value) {
+    void set(Object target, @Nullable Object value) {
       invoke(setter, target, value);
     }
   }
@@ -69,8 +70,8 @@ final class ModelClass {
   private final Constructor<?> constructor;
   private final Map<String, Property> properties;
   // Both null when the class has no additional properties.
-  private final Method getAdditionalProperties;
-  private final Method setAdditionalProperties;
+  private final @Nullable Method getAdditionalProperties;
+  private final @Nullable Method setAdditionalProperties;
 
   private ModelClass(Class<?> type) {
     this.type = type;
@@ -199,7 +200,7 @@ final class ModelClass {
     return isModel(type.getRawClass()) ? Kind.MODEL : Kind.VALUE;
   }
 
-  private static Object invoke(Method method, Object target, Object... args) {
+  private static @Nullable Object invoke(Method method, Object target, @Nullable Object... args) {
     try {
       return method.invoke(target, args);
     } catch (IllegalAccessException e) {

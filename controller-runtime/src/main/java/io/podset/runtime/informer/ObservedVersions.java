@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /** Futures waiting for an informer's cache to reach a resourceVersion. */
 final class ObservedVersions {
@@ -12,7 +13,7 @@ final class ObservedVersions {
 
   private final Object lock = new Object();
   // Guarded by lock: the newest observed version (null before any) and the pending waiters.
-  private String observed;
+  private @Nullable String observed;
   private final List<Waiter> waiters = new ArrayList<>();
   private boolean closed;
 

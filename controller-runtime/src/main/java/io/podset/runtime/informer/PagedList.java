@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The plain list a {@link Reflector} replaces its FIFO with: every page of it, each object
@@ -35,7 +36,7 @@ final class PagedList<T extends HasMetadata> {
   }
 
   /** A complete list: the transformed objects and the version of the snapshot they come from. */
-  record Result<T>(List<T> items, String resourceVersion) {}
+  record Result<T>(List<T> items, @Nullable String resourceVersion) {}
 
   private final ListerWatcher<T> listerWatcher;
   private final UnaryOperator<T> transform;
@@ -53,7 +54,7 @@ final class PagedList<T extends HasMetadata> {
    * @return the list, or null when {@code stopped} turned true between pages
    * @throws RuntimeException whatever the lister-watcher throws for a page {@code retry} gives up
    */
-  Result<T> read(String resourceVersion, BooleanSupplier stopped, PageRetry retry) {
+  @Nullable Result<T> read(String resourceVersion, BooleanSupplier stopped, PageRetry retry) {
     List<T> items = new ArrayList<>();
     String listVersion;
     String continueToken = null;
@@ -74,7 +75,8 @@ final class PagedList<T extends HasMetadata> {
     return new Result<>(items, listVersion);
   }
 
-  private ListPage<T> page(String resourceVersion, String continueToken, PageRetry retry) {
+  private ListPage<T> page(
+      String resourceVersion, @Nullable String continueToken, PageRetry retry) {
     ListRequest request =
         new ListRequest(continueToken == null ? resourceVersion : "", pageSize, continueToken);
     for (int attempt = 1; ; attempt++) {

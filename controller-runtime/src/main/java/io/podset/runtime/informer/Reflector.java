@@ -11,6 +11,7 @@ import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,14 +73,14 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
   // Confined to the reflector's thread: streaming lists given up; the Retry-After of the last
   // failure (null when it had none), used by the next backoff.
   private boolean streamingDisabled;
-  private Duration retryAfter;
+  private @Nullable Duration retryAfter;
 
   // Taken before the state's own lock where both are held.
   private final Object lock = new Object();
   // All guarded by lock: the thread, whether closed, and the watch close() must end.
-  private Thread thread;
+  private @Nullable Thread thread;
   private boolean closed;
-  private WatchSession<T> session;
+  private @Nullable WatchSession<T> session;
 
   Reflector(
       String name,
@@ -150,7 +151,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
     return state.status();
   }
 
-  String lastSyncResourceVersion() {
+  @Nullable String lastSyncResourceVersion() {
     return state.lastSyncResourceVersion();
   }
 
@@ -354,7 +355,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
   }
 
   /** Publishes the end of a watch and its error (if any) to health in one step. */
-  private void endSession(String errorMessage) {
+  private void endSession(@Nullable String errorMessage) {
     synchronized (lock) {
       session = null;
       state.watchEnded(errorMessage);
@@ -372,7 +373,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
   }
 
   /** A list (plain or streaming) completed at {@code resourceVersion}. */
-  void synced(String resourceVersion) {
+  void synced(@Nullable String resourceVersion) {
     metrics.listed(state.synced(resourceVersion));
     backoff.reset();
   }
@@ -405,7 +406,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
   }
 
   /** Logs a failure once, here where it is handled, and returns its one-line description. */
-  private String error(String what, RuntimeException e) {
+  private String error(String what, @Nullable RuntimeException e) {
     String message = e == null ? what : what + ": " + ApiFailures.describe(e);
     log.warn("Reflector {}: {}", name, message);
     return message;

@@ -3,6 +3,7 @@ package io.podset.runtime.informer;
 import io.podset.runtime.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link Reflector} knows of its progress: the resourceVersion to resume listing and
@@ -14,24 +15,24 @@ final class ReflectorState {
   /** A consistent view of the reflector's state, for health. */
   record Status(
       boolean watching,
-      Instant lastEventTime,
-      String lastSyncResourceVersion,
+      @Nullable Instant lastEventTime,
+      @Nullable String lastSyncResourceVersion,
       long relistCount,
-      String lastError) {}
+      @Nullable String lastError) {}
 
   private final Clock clock;
 
   private final Object lock = new Object();
   // All guarded by lock.
   private boolean watching;
-  private Instant lastEventTime;
+  private @Nullable Instant lastEventTime;
   // "" until the first list; the version of the last list, event or bookmark afterwards.
   private String lastSyncResourceVersion = "";
   // Set when the server said that version is gone or too large: the next list is a quorum read.
   private boolean lastSyncUnavailable;
   // Completed lists, plain or streaming; every one after the first is a relist.
   private long lists;
-  private String lastError;
+  private @Nullable String lastError;
 
   ReflectorState(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -44,7 +45,7 @@ final class ReflectorState {
     }
   }
 
-  String lastSyncResourceVersion() {
+  @Nullable String lastSyncResourceVersion() {
     synchronized (lock) {
       return lastSyncResourceVersion;
     }
@@ -86,7 +87,7 @@ final class ReflectorState {
    *
    * @return whether it was a relist (not the first list)
    */
-  boolean synced(String resourceVersion) {
+  boolean synced(@Nullable String resourceVersion) {
     synchronized (lock) {
       lastSyncResourceVersion = resourceVersion == null ? "" : resourceVersion;
       lastSyncUnavailable = false;
@@ -118,7 +119,7 @@ final class ReflectorState {
   }
 
   /** The watch ended, with {@code errorMessage} (null when it ended cleanly). */
-  void watchEnded(String errorMessage) {
+  void watchEnded(@Nullable String errorMessage) {
     synchronized (lock) {
       watching = false;
       if (errorMessage != null) {

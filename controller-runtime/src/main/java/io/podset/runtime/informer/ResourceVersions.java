@@ -1,6 +1,7 @@
 package io.podset.runtime.informer;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Ordering of resourceVersions.
@@ -15,7 +16,7 @@ public final class ResourceVersions {
   private ResourceVersions() {}
 
   /** Whether {@code resourceVersion} is a non-empty string of decimal digits. */
-  public static boolean isNumeric(String resourceVersion) {
+  public static boolean isNumeric(@Nullable String resourceVersion) {
     if (resourceVersion == null || resourceVersion.isEmpty()) {
       return false;
     }
@@ -33,8 +34,12 @@ public final class ResourceVersions {
    * observed} not older; false when either is missing or not numeric, so callers fall back to
    * events or timeouts.
    */
-  public static boolean atLeast(String observed, String written) {
-    return isNumeric(observed) && isNumeric(written) && compare(observed, written) >= 0;
+  public static boolean atLeast(@Nullable String observed, @Nullable String written) {
+    return observed != null
+        && written != null
+        && isNumeric(observed)
+        && isNumeric(written)
+        && compare(observed, written) >= 0;
   }
 
   /**
@@ -58,7 +63,7 @@ public final class ResourceVersions {
    * The newer of two resourceVersions; when either is not numeric (or null), {@code candidate} wins
    * unless it is null, since without an order the latest one seen is the best guess.
    */
-  static String newer(String current, String candidate) {
+  static @Nullable String newer(@Nullable String current, @Nullable String candidate) {
     if (candidate == null || candidate.isEmpty()) {
       return current;
     }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A cache of one resource kept up to date by list and watch, shared by any number of handlers.
@@ -83,10 +84,10 @@ public interface SharedInformer<T extends HasMetadata> extends CacheVersion, Aut
   boolean waitForCacheSync(Duration timeout);
 
   /** The resourceVersion the reflector has reached: of the last list, event or bookmark. */
-  String lastSyncResourceVersion();
+  @Nullable String lastSyncResourceVersion();
 
   @Override
-  String lastObservedResourceVersion();
+  @Nullable String lastObservedResourceVersion();
 
   /** {@inheritDoc} Cancelled when the informer closes. */
   @Override

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.podset.runtime.informer.transport.ListerWatcher;
 import io.podset.runtime.time.Clock;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Factories of stand-alone {@link SharedInformer}s (a {@link SharedInformerFactory} shares them).
@@ -68,7 +69,7 @@ public final class SharedInformers {
       InformerOptions options,
       Clock clock,
       ReflectorConfig config,
-      MeterRegistry registry) {
+      @Nullable MeterRegistry registry) {
     return new DefaultSharedInformer<>(type, listerWatcher, options, clock, config, registry);
   }
 

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One watch opened by a {@link Reflector}: applies its events to the FIFO until it ends, and
@@ -29,7 +30,7 @@ final class WatchSession<T extends HasMetadata> implements WatchListener<T> {
   private boolean unsupported;
   private boolean expired;
   private boolean done;
-  private RuntimeException cause;
+  private @Nullable RuntimeException cause;
   private long events;
 
   WatchSession(Reflector<T> reflector, boolean streamingList) {
@@ -97,12 +98,12 @@ final class WatchSession<T extends HasMetadata> implements WatchListener<T> {
   }
 
   @Override
-  public void onClose(RuntimeException error) {
+  public void onClose(@Nullable RuntimeException error) {
     finish(error);
   }
 
   /** Ends the session; the first call wins. */
-  synchronized void finish(RuntimeException error) {
+  synchronized void finish(@Nullable RuntimeException error) {
     if (done) {
       return;
     }
@@ -139,7 +140,7 @@ final class WatchSession<T extends HasMetadata> implements WatchListener<T> {
     }
   }
 
-  synchronized RuntimeException cause() {
+  synchronized @Nullable RuntimeException cause() {
     return cause;
   }
 

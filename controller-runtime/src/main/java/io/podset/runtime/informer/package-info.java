@@ -52,4 +52,7 @@
  * <p>All time (backoff, resync, watch timeouts) is read and scheduled through {@link
  * io.podset.runtime.time.Clock}, so tests drive it with a manual clock.
  */
+@NullMarked
 package io.podset.runtime.informer;
+
+import org.jspecify.annotations.NullMarked;

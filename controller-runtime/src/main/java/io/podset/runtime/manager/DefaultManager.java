@@ -21,13 +21,12 @@ import io.podset.runtime.recorder.EventRecorders;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,8 +44,8 @@ final class DefaultManager implements Manager {
   private final PrometheusMeterRegistry meterRegistry;
   private final EventRecorder eventRecorder;
   private final Clock clock;
-  private final LeaderElectionConfig leaderElection;
-  private final LeaderElector elector;
+  // Null without leader election.
+  private final @Nullable Election election;
   // Copied from the builder, which stays mutable and may build other managers.
   private final String identity;
   private final String bindAddress;
@@ -55,10 +54,7 @@ final class DefaultManager implements Manager {
   private final Duration shutdownTimeout;
   private final Readiness readiness;
   // Runs controller starts and stops, which block, off the leader election thread.
-  private final ExecutorService lifecycle = daemonExecutor("podset-manager");
-  private final ExecutorService electionThread;
-  // Runs the Lease requests, so the election thread can abandon one that hangs.
-  private final ExecutorService leaseRequests;
+  private final ExecutorService lifecycle = DaemonThreads.single("podset-manager");
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
 
   private final Object lock = new Object();
@@ -67,48 +63,30 @@ final class DefaultManager implements Manager {
   private final List<Controller> running = new ArrayList<>();
   // Guarded by lock. Built at start() so their informers warm up before leadership.
   private final List<Controller> prepared = new ArrayList<>();
-  private final List<HealthServer> servers = new ArrayList<>();
+  private @Nullable ProbeServers probes;
   private boolean started;
   private boolean closed;
   private boolean leading;
-  private int healthPort = -1;
-  private int metricsPort = -1;
 
   DefaultManager(ManagerBuilder config, PrometheusMeterRegistry meterRegistry, String identity) {
-    this.ownsClient = config.client == null;
-    this.baseClient = ownsClient ? ManagedClients.fromEnvironment() : config.client;
+    KubernetesClient given = config.client;
+    this.ownsClient = given == null;
+    this.baseClient = given != null ? given : ManagedClients.fromEnvironment();
     this.clock = config.clock;
     this.meterRegistry = meterRegistry;
-    this.leaderElection = config.leaderElection;
     this.identity = identity;
     this.bindAddress = config.bindAddress;
     this.configuredHealthPort = config.healthPort;
     this.configuredMetricsPort = config.metricsPort;
     this.shutdownTimeout = config.shutdownTimeout;
     this.informers = SharedInformerFactory.create(baseClient, clock, meterRegistry);
+    LeaderElectionConfig leaderElection = config.leaderElection;
     if (leaderElection != null) {
-      this.electionThread = daemonExecutor("podset-leader-election");
-      this.leaseRequests =
-          Executors.newCachedThreadPool(
-              runnable -> {
-                Thread thread = new Thread(runnable, "podset-lease-request");
-                thread.setDaemon(true);
-                return thread;
-              });
-      this.elector =
-          new LeaderElector(
-              leaderElection,
-              new KubernetesLeaseStore(
-                  baseClient, leaderElection.leaseNamespace(), leaderElection.leaseName()),
-              clock,
-              electionThread,
-              leaseRequests,
-              new ElectionCallbacks());
-      this.client = FencedClients.fenced(baseClient, elector::mayWrite, identity);
+      Election started = new Election(leaderElection, baseClient, clock, new ElectionCallbacks());
+      this.election = started;
+      this.client = FencedClients.fenced(baseClient, started.elector::mayWrite, identity);
     } else {
-      this.electionThread = null;
-      this.leaseRequests = null;
-      this.elector = null;
+      this.election = null;
       this.client = baseClient;
     }
     this.eventRecorder = EventRecorders.create(client, config.component, identity);
@@ -123,10 +101,10 @@ final class DefaultManager implements Manager {
     new ClassLoaderMetrics().bindTo(meterRegistry);
     new ProcessorMetrics().bindTo(meterRegistry);
     new UptimeMetrics().bindTo(meterRegistry);
-    if (leaderElection != null) {
+    if (election != null) {
       Gauge.builder("leader_election_master_status", () -> isLeader() ? 1 : 0)
           .description("Whether this process leads (1) or not (0)")
-          .tag("name", leaderElection.leaseName())
+          .tag("name", election.config.leaseName())
           .register(meterRegistry);
     }
   }
@@ -183,68 +161,25 @@ final class DefaultManager implements Manager {
       if (!ownsClient) {
         ManagedClients.describeRetries(baseClient);
       }
-      startServers();
+      probes =
+          ProbeServers.start(
+              bindAddress, configuredHealthPort, configuredMetricsPort, readiness, meterRegistry);
       for (Supplier<Controller> supplier : controllerSuppliers) {
         prepared.add(supplier.get());
       }
     }
     // Every controller's informers exist now: start them so a standby's caches are warm.
     informers.startAll();
-    if (elector != null) {
+    if (election != null) {
       log.info(
           "Campaigning for lease {}/{} as {}",
-          leaderElection.leaseNamespace(),
-          leaderElection.leaseName(),
+          election.config.leaseNamespace(),
+          election.config.leaseName(),
           identity);
-      elector.start();
+      election.elector.start();
     } else {
       lifecycle.execute(this::startControllers);
     }
-  }
-
-  private void startServers() {
-    Map<String, Supplier<HealthServer.Response>> health = new LinkedHashMap<>();
-    health.put("/healthz", readiness::liveness);
-    health.put("/readyz", readiness::readiness);
-    Map<String, Supplier<HealthServer.Response>> metrics =
-        Map.of(
-            "/metrics",
-            () ->
-                new HealthServer.Response(
-                    200, "text/plain; version=0.0.4; charset=utf-8", meterRegistry.scrape()));
-    try {
-      if (configuredHealthPort > 0 && configuredHealthPort == configuredMetricsPort) {
-        // One server for both.
-        Map<String, Supplier<HealthServer.Response>> both = new LinkedHashMap<>(health);
-        both.putAll(metrics);
-        HealthServer server =
-            HealthServer.start("healthPort", bindAddress, configuredHealthPort, both);
-        servers.add(server);
-        healthPort = metricsPort = server.port();
-        return;
-      }
-      if (configuredHealthPort != 0) {
-        HealthServer server =
-            HealthServer.start("healthPort", bindAddress, bindable(configuredHealthPort), health);
-        servers.add(server);
-        healthPort = server.port();
-      }
-      if (configuredMetricsPort != 0) {
-        HealthServer server =
-            HealthServer.start(
-                "metricsPort", bindAddress, bindable(configuredMetricsPort), metrics);
-        servers.add(server);
-        metricsPort = server.port();
-      }
-    } catch (RuntimeException e) {
-      servers.forEach(HealthServer::close);
-      servers.clear();
-      throw e;
-    }
-  }
-
-  private static int bindable(int port) {
-    return port == ManagerBuilder.ANY_FREE_PORT ? 0 : port;
   }
 
   private void startControllers() {
@@ -309,24 +244,24 @@ final class DefaultManager implements Manager {
   @Override
   public boolean isLeader() {
     synchronized (lock) {
-      if (elector == null) {
+      if (election == null) {
         return started && !closed;
       }
     }
-    return elector.isLeader();
+    return election.elector.isLeader();
   }
 
   @Override
   public int healthPort() {
     synchronized (lock) {
-      return healthPort;
+      return probes == null ? -1 : probes.healthPort();
     }
   }
 
   @Override
   public int metricsPort() {
     synchronized (lock) {
-      return metricsPort;
+      return probes == null ? -1 : probes.metricsPort();
     }
   }
 
@@ -345,15 +280,14 @@ final class DefaultManager implements Manager {
     }
     log.info("Shutting down: draining in-flight reconciles (up to {})", timeout);
     boolean drained = stopControllers(timeout);
-    if (elector != null) {
-      elector.stop(leaderElection.releaseOnCancel());
-      electionThread.shutdown();
-      leaseRequests.shutdown();
+    if (election != null) {
+      election.stop();
     }
     informers.close();
     synchronized (lock) {
-      servers.forEach(HealthServer::close);
-      servers.clear();
+      if (probes != null) {
+        probes.close();
+      }
     }
     if (client != baseClient) {
       client.close();
@@ -389,8 +323,9 @@ final class DefaultManager implements Manager {
       lifecycle.execute(
           () -> {
             stopControllers(STOP_ON_LOSS_TIMEOUT);
-            if (leaderElection.onLoss() == LeaderElectionConfig.OnLoss.EXIT) {
-              fail(new LeadershipLostException(leaderElection));
+            LeaderElectionConfig config = electionConfig();
+            if (config.onLoss() == LeaderElectionConfig.OnLoss.EXIT) {
+              fail(new LeadershipLostException(config));
             } else {
               log.info("Leadership lost; campaigning again with warm caches");
             }
@@ -399,20 +334,13 @@ final class DefaultManager implements Manager {
 
     @Override
     public void newLeader(String identity) {
-      log.info(
-          "Lease {}/{} is held by {}",
-          leaderElection.leaseNamespace(),
-          leaderElection.leaseName(),
-          identity);
+      LeaderElectionConfig config = electionConfig();
+      log.info("Lease {}/{} is held by {}", config.leaseNamespace(), config.leaseName(), identity);
     }
   }
 
-  private static ExecutorService daemonExecutor(String name) {
-    return Executors.newSingleThreadExecutor(
-        runnable -> {
-          Thread thread = new Thread(runnable, name);
-          thread.setDaemon(true);
-          return thread;
-        });
+  // The callbacks run only when there is an election.
+  private LeaderElectionConfig electionConfig() {
+    return Objects.requireNonNull(election, "election").config;
   }
 }

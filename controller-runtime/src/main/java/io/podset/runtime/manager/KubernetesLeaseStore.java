@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** A {@link LeaseStore} on a {@code coordination.k8s.io/v1} Lease object. */
 final class KubernetesLeaseStore implements LeaseStore {
@@ -82,11 +83,11 @@ final class KubernetesLeaseStore implements LeaseStore {
         lease.getMetadata().getResourceVersion());
   }
 
-  private static ZonedDateTime toZoned(Instant instant) {
+  private static @Nullable ZonedDateTime toZoned(@Nullable Instant instant) {
     return instant == null ? null : instant.atZone(ZoneOffset.UTC);
   }
 
-  private static Instant toInstant(ZonedDateTime time) {
+  private static @Nullable Instant toInstant(@Nullable ZonedDateTime time) {
     return time == null ? null : time.toInstant();
   }
 }

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,15 +56,15 @@ final class LeaderElector implements AutoCloseable {
 
   private final Object lock = new Object();
   // Guarded by lock. The last record read or written, and when (our clock) its content changed.
-  private LeaseRecord observed;
+  private @Nullable LeaseRecord observed;
   private long observedAtNanos;
   // Guarded by lock. True while leading; lastRenewSentNanos is when the last successful renewal
   // (or acquisition) was sent.
   private boolean leading;
   private long lastRenewSentNanos;
   private boolean closed;
-  private Clock.Cancellable next;
-  private String lastReportedLeader;
+  private Clock.@Nullable Cancellable next;
+  private @Nullable String lastReportedLeader;
 
   /** An elector whose Lease requests run on the executor's thread (nothing can cut them short). */
   LeaderElector(
@@ -114,7 +115,7 @@ final class LeaderElector implements AutoCloseable {
     synchronized (lock) {
       return observed == null || observed.released()
           ? Optional.empty()
-          : Optional.of(observed.holderIdentity());
+          : Optional.ofNullable(observed.holderIdentity());
     }
   }
 
@@ -290,9 +291,12 @@ final class LeaderElector implements AutoCloseable {
 
   private void reportLeader() {
     String leader = observedLeader().orElse(null);
+    if (leader == null) {
+      return;
+    }
     boolean changed;
     synchronized (lock) {
-      changed = leader != null && !leader.equals(lastReportedLeader);
+      changed = !leader.equals(lastReportedLeader);
       if (changed) {
         lastReportedLeader = leader;
       }

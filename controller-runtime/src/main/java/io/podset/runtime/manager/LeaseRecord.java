@@ -1,6 +1,7 @@
 package io.podset.runtime.manager;
 
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The fields of a Lease that leader election reads and writes.
@@ -13,12 +14,12 @@ import java.time.Instant;
  * @param resourceVersion for optimistic concurrency; null for a record not yet stored
  */
 record LeaseRecord(
-    String holderIdentity,
+    @Nullable String holderIdentity,
     int leaseDurationSeconds,
-    Instant acquireTime,
-    Instant renewTime,
+    @Nullable Instant acquireTime,
+    @Nullable Instant renewTime,
     int leaseTransitions,
-    String resourceVersion) {
+    @Nullable String resourceVersion) {
 
   boolean heldBy(String identity) {
     return identity.equals(holderIdentity);

@@ -6,6 +6,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Configures a {@link Manager}. Each method validates its argument at once and names the option in
@@ -17,18 +18,18 @@ public final class ManagerBuilder {
   public static final int ANY_FREE_PORT = -1;
 
   // Null when the manager builds (and closes) a client of its own.
-  final KubernetesClient client;
-  LeaderElectionConfig leaderElection;
+  final @Nullable KubernetesClient client;
+  @Nullable LeaderElectionConfig leaderElection;
   String bindAddress = "0.0.0.0";
   int healthPort = 8081;
   int metricsPort = 8080;
   Duration shutdownTimeout = Duration.ofSeconds(30);
   String component = "controller-manager";
-  String identity;
+  @Nullable String identity;
   Clock clock = Clock.system();
-  PrometheusMeterRegistry meterRegistry;
+  @Nullable PrometheusMeterRegistry meterRegistry;
 
-  ManagerBuilder(KubernetesClient client) {
+  ManagerBuilder(@Nullable KubernetesClient client) {
     this.client = client;
   }
 

@@ -7,6 +7,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One blocking call (a Lease request) run on an executor, whose answer is delivered exactly once:
@@ -28,7 +29,7 @@ final class TimedCall {
   static void run(
       Clock clock,
       Executor runner,
-      Duration timeout,
+      @Nullable Duration timeout,
       BooleanSupplier call,
       Runnable onTimeout,
       Consumer<Boolean> then) {

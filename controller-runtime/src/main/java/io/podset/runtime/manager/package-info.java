@@ -5,4 +5,7 @@
  * has not renewed for the renew deadline, the manager's client refuses its writes, so a deposed
  * leader cannot write after a new one may have started.
  */
+@NullMarked
 package io.podset.runtime.manager;
+
+import org.jspecify.annotations.NullMarked;

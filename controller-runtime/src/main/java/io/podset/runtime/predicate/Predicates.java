@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Stock event filters, usable on any watched type. Each passes additions and deletions and judges
@@ -110,7 +111,8 @@ public final class Predicates {
     return beforeUid != null && afterUid != null && !beforeUid.equals(afterUid);
   }
 
-  private static Object read(HasMetadata object, Function<ObjectMeta, Object> field) {
+  private static @Nullable Object read(
+      HasMetadata object, Function<ObjectMeta, @Nullable Object> field) {
     return object.getMetadata() == null ? null : field.apply(object.getMetadata());
   }
 

@@ -6,4 +6,7 @@
  * stock filters in {@link io.podset.runtime.predicate.Predicates} look only at updates and let
  * additions and deletions through, as controller-runtime's do.
  */
+@NullMarked
 package io.podset.runtime.predicate;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,6 +1,7 @@
 package io.podset.runtime.reconcile;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Cleans up what a primary object holds outside Kubernetes' garbage collection (an external
@@ -40,5 +41,5 @@ public interface Cleanup<P extends HasMetadata> {
    *     and be called again later (waiting for an external deletion, say)
    * @throws Exception to retry with backoff, keeping the finalizer
    */
-  Result cleanup(P primary, Context<P> context) throws Exception;
+  @Nullable Result cleanup(P primary, Context<P> context) throws Exception;
 }

@@ -2,6 +2,7 @@ package io.podset.runtime.reconcile;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Names the object to reconcile.
@@ -9,7 +10,7 @@ import java.util.Objects;
  * @param namespace the object's namespace, or {@code null} for a cluster-scoped object
  * @param name the object's name, never blank
  */
-public record Request(String namespace, String name) {
+public record Request(@Nullable String namespace, String name) {
 
   /**
    * @throws NullPointerException if {@code name} is null

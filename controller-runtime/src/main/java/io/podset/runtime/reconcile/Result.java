@@ -3,15 +3,16 @@ package io.podset.runtime.reconcile;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** What the controller does with a request after a successful reconcile. Immutable. */
 public final class Result {
 
   private static final Result DONE = new Result(null);
 
-  private final Duration requeueAfter;
+  private final @Nullable Duration requeueAfter;
 
-  private Result(Duration requeueAfter) {
+  private Result(@Nullable Duration requeueAfter) {
     this.requeueAfter = requeueAfter;
   }
 

@@ -16,4 +16,7 @@
  * io.podset.runtime.reconcile.TerminalReconcileException} stops the retries for that request until
  * the next event.
  */
+@NullMarked
 package io.podset.runtime.reconcile;
+
+import org.jspecify.annotations.NullMarked;

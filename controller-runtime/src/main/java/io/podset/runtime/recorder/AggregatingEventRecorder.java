@@ -101,7 +101,7 @@ final class AggregatingEventRecorder implements EventRecorder {
       synchronized (lock) {
         Pending group = pending.get(key);
         schedule = group == null;
-        if (schedule) {
+        if (group == null) {
           group = new Pending(now);
           pending.put(key, group);
         }

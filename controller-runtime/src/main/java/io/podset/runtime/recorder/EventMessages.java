@@ -3,6 +3,7 @@ package io.podset.runtime.recorder;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How the messages of records combined into one Event read: {@code "Created pods: a"} and {@code
@@ -52,7 +53,7 @@ final class EventMessages {
   }
 
   /** The text before the first {@code ": "} when all messages share it, else null. */
-  private static String commonHead(Collection<String> messages) {
+  private static @Nullable String commonHead(Collection<String> messages) {
     String head = null;
     for (String message : messages) {
       int end = message.indexOf(HEAD_END);

@@ -6,4 +6,7 @@
  * reason made within a second into one Event (a count for repeats, one list for different messages)
  * and rate-limits per object, so a hot loop cannot flood the API server.
  */
+@NullMarked
 package io.podset.runtime.recorder;
+
+import org.jspecify.annotations.NullMarked;

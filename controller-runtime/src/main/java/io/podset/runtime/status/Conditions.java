@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Conditions ({@code metav1.Condition}) in a status, as Go's {@code meta.SetStatusCondition} keeps
@@ -39,8 +40,8 @@ public final class Conditions {
       String type,
       boolean status,
       String reason,
-      String message,
-      Long observedGeneration,
+      @Nullable String message,
+      @Nullable Long observedGeneration,
       Instant now) {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(reason, "reason");
@@ -71,7 +72,7 @@ public final class Conditions {
    * is none). When the status is the same as before, the previous {@code lastTransitionTime} is
    * kept. Returns a new list; {@code conditions} (null for none) is not changed.
    */
-  public static List<Condition> set(List<Condition> conditions, Condition condition) {
+  public static List<Condition> set(@Nullable List<Condition> conditions, Condition condition) {
     Objects.requireNonNull(condition, "condition");
     Objects.requireNonNull(condition.getType(), "condition.type");
     List<Condition> result = new ArrayList<>();

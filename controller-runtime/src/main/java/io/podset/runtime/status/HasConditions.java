@@ -3,6 +3,7 @@ package io.podset.runtime.status;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A status with a {@code conditions} list: implement the getter and setter (Jackson serialises the
@@ -22,7 +23,7 @@ import java.util.List;
 public interface HasConditions {
 
   /** The conditions, or null for none. */
-  List<Condition> getConditions();
+  @Nullable List<Condition> getConditions();
 
   /** Replaces the conditions. */
   void setConditions(List<Condition> conditions);

@@ -6,4 +6,7 @@
  * io.podset.runtime.time.Clock#system()}; tests use {@link io.podset.runtime.time.ManualClock} and
  * move time forward explicitly, so no test has to sleep.
  */
+@NullMarked
 package io.podset.runtime.time;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,5 +1,7 @@
 package io.podset.runtime.workqueue;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The keys being processed, oldest first, threaded through their {@link QueueEntry}s; it backs the
  * {@code unfinished_work_seconds} and {@code longest_running_processor_seconds} gauges at a cost of
@@ -8,8 +10,8 @@ package io.podset.runtime.workqueue;
 final class BusyList<K> {
   // Invariant: entries linked here are ordered by startedAt (they are appended when handed out,
   // under the queue's lock, with a monotonic clock), so the oldest is the longest running.
-  private QueueEntry<K> oldest;
-  private QueueEntry<K> newest;
+  private @Nullable QueueEntry<K> oldest;
+  private @Nullable QueueEntry<K> newest;
 
   void append(QueueEntry<K> entry) {
     entry.busyPrev = newest;

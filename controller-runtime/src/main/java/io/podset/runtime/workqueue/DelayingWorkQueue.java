@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link DelayingQueue} over a {@link FifoWorkQueue}: waiting keys sit in a heap ordered by
@@ -13,8 +14,11 @@ import java.util.Optional;
  * timer on the queue's clock is armed for the heap's head; when it fires it moves every due key to
  * the queue and re-arms itself for the next head. An {@code addAfter} costs a hash lookup and a
  * heap insertion; it touches the timer only when its deadline becomes the earliest.
+ *
+ * <p>Not final: {@link RateLimitingWorkQueue} is this queue plus a limiter, as client-go's
+ * rate-limiting queue embeds its delaying queue.
  */
-final class DelayingWorkQueue<K> implements DelayingQueue<K> {
+class DelayingWorkQueue<K> implements DelayingQueue<K> {
 
   private static final long MAX_DELAY_NANOS = Long.MAX_VALUE / 4;
 
@@ -26,17 +30,13 @@ final class DelayingWorkQueue<K> implements DelayingQueue<K> {
   // requested; timer is armed (timerDeadline = its deadline) for at most the earliest deadline
   // whenever waiting is non-empty, and null once closed.
   private final WaitingKeys<K> waiting = new WaitingKeys<>();
-  private Clock.Cancellable timer;
+  private Clock.@Nullable Cancellable timer;
   private long timerDeadline;
   private boolean closed;
 
   DelayingWorkQueue(FifoWorkQueue<K> queue) {
     this.queue = Objects.requireNonNull(queue, "queue");
     this.clock = queue.clock();
-  }
-
-  FifoWorkQueue<K> fifo() {
-    return queue;
   }
 
   @Override

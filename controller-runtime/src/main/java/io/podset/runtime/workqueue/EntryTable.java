@@ -3,6 +3,7 @@ package io.podset.runtime.workqueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The entries of a {@link FifoWorkQueue} by key: a hash table chained through the entries
@@ -39,7 +40,7 @@ final class EntryTable<K> {
   private int size;
 
   // Guarded by the queue's lock: evicted idle entries, chained through QueueEntry.next, for reuse.
-  private QueueEntry<K> spares;
+  private @Nullable QueueEntry<K> spares;
 
   /** The hash an entry of {@code key} carries: the key's hash code with its high bits mixed in. */
   static int spread(Object key) {
@@ -48,7 +49,7 @@ final class EntryTable<K> {
   }
 
   /** Under the lock: the entry of {@code key}, or null. */
-  QueueEntry<K> find(K key, int hash) {
+  @Nullable QueueEntry<K> find(K key, int hash) {
     for (QueueEntry<K> entry = slots[hash & (slots.length - 1)];
         entry != null;
         entry = entry.hashNext) {
@@ -64,7 +65,7 @@ final class EntryTable<K> {
    * misses and why the caller must confirm the key.
    */
   @SuppressWarnings("unchecked")
-  QueueEntry<K> findLockFree(K key, int hash) {
+  @Nullable QueueEntry<K> findLockFree(K key, int hash) {
     QueueEntry<K>[] table = slots;
     QueueEntry<K> entry = (QueueEntry<K>) SLOTS.getAcquire(table, hash & (table.length - 1));
     for (int steps = 0; entry != null && steps < LOCK_FREE_STEPS; steps++) {

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The basic {@link WorkQueue}: one lock, and per-key entries threaded into an intrusive hash table
@@ -33,7 +34,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   private final Clock clock;
 
   /** Null when the queue has no metrics: then no clock is read on the hot path. */
-  private final QueueMetrics metrics;
+  private final @Nullable QueueMetrics metrics;
 
   // All fields below are guarded by lock (entries and the entries' states are also read, and a
   // processing entry made idle, without it: see QueueEntry). Invariants:
@@ -52,7 +53,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
   /** Set by {@link #shutDown()}: waiting keys were dropped and drain waiters must return. */
   private boolean dropped;
 
-  FifoWorkQueue(Clock clock, QueueMetrics metrics) {
+  FifoWorkQueue(Clock clock, @Nullable QueueMetrics metrics) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.metrics = metrics;
   }
@@ -61,7 +62,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
     return clock;
   }
 
-  QueueMetrics metrics() {
+  @Nullable QueueMetrics metrics() {
     return metrics;
   }
 
@@ -113,7 +114,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
    * Hands out the head, or returns null on timeout or shutdown; waits forever when timeout is null,
    * never when it is zero or negative.
    */
-  private K take(Duration timeout) throws InterruptedException {
+  private @Nullable K take(@Nullable Duration timeout) throws InterruptedException {
     TimedWakeup wakeup = null;
     K key;
     long queued = 0L;
@@ -187,7 +188,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
     try {
       QueueEntry<K> entry = entries.find(key, hash);
       int before = entry == null ? -1 : entry.finish();
-      if (before == -1) {
+      if (entry == null || before == -1) {
         throw new IllegalStateException("done(key) for a key that is not being processed: " + key);
       }
       if ((before & QueueEntry.COUNTED) != 0) {
@@ -275,7 +276,7 @@ final class FifoWorkQueue<K> implements WorkQueue<K> {
     return awaitDrained(Objects.requireNonNull(timeout, "timeout"));
   }
 
-  private boolean awaitDrained(Duration timeout) {
+  private boolean awaitDrained(@Nullable Duration timeout) {
     TimedWakeup wakeup = null;
     boolean done;
     lock.lock();

@@ -2,6 +2,7 @@ package io.podset.runtime.workqueue;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The state of one key inside a {@link FifoWorkQueue}. It is linked in the queue's {@link
@@ -49,7 +50,7 @@ final class QueueEntry<K> {
   }
 
   // key, hash and state are accessed through their VarHandles (acquire/release or CAS) only.
-  private Object key;
+  private @Nullable Object key;
 
   /** {@link EntryTable#spread} of the key's hash code. */
   private int hash;
@@ -57,15 +58,15 @@ final class QueueEntry<K> {
   private int state;
 
   /** Next in the queue's ready list while dirty and not processing, or in the table's spares. */
-  QueueEntry<K> next;
+  @Nullable QueueEntry<K> next;
 
   /** Next in the {@link EntryTable} bucket; written with release semantics (read lock-free). */
-  QueueEntry<K> hashNext;
+  @Nullable QueueEntry<K> hashNext;
 
   /** Neighbours in the {@link BusyList} (metrics only, used only while processing). */
-  QueueEntry<K> busyPrev;
+  @Nullable QueueEntry<K> busyPrev;
 
-  QueueEntry<K> busyNext;
+  @Nullable QueueEntry<K> busyNext;
 
   /** Clock time of the add that made the key dirty (metrics only). */
   long addedAt;

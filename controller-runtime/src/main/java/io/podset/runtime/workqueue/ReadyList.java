@@ -1,6 +1,7 @@
 package io.podset.runtime.workqueue;
 
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The keys waiting to be handed out, in the order they became ready, threaded through their {@link
@@ -8,8 +9,8 @@ import java.util.function.Consumer;
  */
 final class ReadyList<K> {
   // Invariant: head..tail through QueueEntry.next holds exactly size entries; both null when empty.
-  private QueueEntry<K> head;
-  private QueueEntry<K> tail;
+  private @Nullable QueueEntry<K> head;
+  private @Nullable QueueEntry<K> tail;
   private int size;
 
   boolean isEmpty() {
@@ -31,7 +32,7 @@ final class ReadyList<K> {
   }
 
   /** Removes and returns the oldest entry, or null when empty. */
-  QueueEntry<K> pollFirst() {
+  @Nullable QueueEntry<K> pollFirst() {
     QueueEntry<K> entry = head;
     if (entry == null) {
       return null;

@@ -4,6 +4,7 @@ import io.podset.runtime.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Ends a timed wait on a queue's condition by the injected clock (so tests drive it with a manual
@@ -14,7 +15,7 @@ final class TimedWakeup implements Runnable {
   private final ReentrantLock lock;
   private final Condition condition;
   // Set once by after(); used only by the thread that armed it.
-  private Clock.Cancellable handle;
+  private Clock.@Nullable Cancellable handle;
 
   // Guarded by lock.
   private boolean fired;
@@ -38,7 +39,10 @@ final class TimedWakeup implements Runnable {
 
   /** Disarms the timer (no effect once it fired). */
   void cancel() {
-    handle.cancel();
+    Clock.Cancellable armed = handle;
+    if (armed != null) {
+      armed.cancel();
+    }
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.podset.runtime.workqueue;
 
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The keys of a {@link DelayingWorkQueue} waiting for their deadline, one node per key: the nodes
@@ -23,7 +24,7 @@ final class WaitingKeys<K> {
     int index;
 
     /** Next in the hash bucket. */
-    Node<K> next;
+    @Nullable Node<K> next;
 
     Node(K key, int hash, long deadline) {
       this.key = key;
@@ -83,7 +84,7 @@ final class WaitingKeys<K> {
   }
 
   /** Removes and returns the key with the earliest deadline if that is at or before {@code now}. */
-  K pollDue(long now) {
+  @Nullable K pollDue(long now) {
     if (size == 0 || heap[0].deadline - now > 0L) {
       return null;
     }
@@ -110,8 +111,11 @@ final class WaitingKeys<K> {
       table[bucket] = node.next;
       return;
     }
-    while (current.next != node) {
+    while (current != null && current.next != node) {
       current = current.next;
+    }
+    if (current == null) {
+      throw new IllegalStateException("a waiting key is missing from its bucket");
     }
     current.next = node.next;
   }

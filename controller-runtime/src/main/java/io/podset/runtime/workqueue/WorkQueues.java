@@ -3,6 +3,7 @@ package io.podset.runtime.workqueue;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.podset.runtime.time.Clock;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds work queues.
@@ -32,10 +33,10 @@ public final class WorkQueues {
    * @param <K> the key type
    */
   public static final class Builder<K> {
-    private String name;
+    private @Nullable String name;
     private Clock clock = Clock.system();
-    private RateLimiter<K> rateLimiter;
-    private MeterRegistry meterRegistry;
+    private @Nullable RateLimiter<K> rateLimiter;
+    private @Nullable MeterRegistry meterRegistry;
 
     private Builder() {}
 
@@ -113,7 +114,7 @@ public final class WorkQueues {
     public RateLimitingQueue<K> buildRateLimiting() {
       RateLimiter<K> limiter =
           rateLimiter != null ? rateLimiter : RateLimiters.defaultControllerRateLimiter(clock);
-      return new RateLimitingWorkQueue<>(new DelayingWorkQueue<>(fifo()), limiter);
+      return new RateLimitingWorkQueue<>(fifo(), limiter);
     }
 
     private FifoWorkQueue<K> fifo() {

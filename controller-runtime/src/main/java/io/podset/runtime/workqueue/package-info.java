@@ -19,4 +19,7 @@
  * common {@code done} (of a key not added meanwhile) takes none: it marks the key idle with a
  * compare-and-set (see {@code FifoWorkQueue}). Limiters use one lock each.
  */
+@NullMarked
 package io.podset.runtime.workqueue;
+
+import org.jspecify.annotations.NullMarked;

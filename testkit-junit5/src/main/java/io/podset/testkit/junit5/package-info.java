@@ -21,4 +21,7 @@
  * on JUnit: the server, the harness and the launchers in {@code io.podset:testkit} work with any
  * test framework, or none.
  */
+@NullMarked
 package io.podset.testkit.junit5;
+
+import org.jspecify.annotations.NullMarked;

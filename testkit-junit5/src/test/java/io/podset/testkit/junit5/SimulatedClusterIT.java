@@ -154,6 +154,36 @@ class SimulatedClusterIT extends ApiServerContract {
   }
 
   @Test
+  void fate_crashLoop_restartsInCrashLoopBackOff_neverReady(KubernetesClient admin) {
+    admin.pods().inNamespace(namespace).resource(pod("crashing", "crash-loop")).create();
+
+    Pod crashed =
+        EVENTUALLY.until(
+            "the crash-looping pod Running in CrashLoopBackOff",
+            () -> admin.pods().inNamespace(namespace).withName("crashing").get(),
+            p -> "Running".equals(p.getStatus().getPhase()));
+    assertThat(condition(crashed, "Ready")).isEqualTo("False");
+    assertThat(crashed.getStatus().getContainerStatuses())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.getReady()).isFalse();
+              assertThat(c.getState().getWaiting().getReason()).isEqualTo("CrashLoopBackOff");
+              assertThat(c.getLastState().getTerminated().getExitCode()).isEqualTo(1);
+            });
+    int firstRestarts = crashed.getStatus().getContainerStatuses().get(0).getRestartCount();
+
+    Pod later =
+        EVENTUALLY.until(
+            "the container restarted and crashed again",
+            () -> admin.pods().inNamespace(namespace).withName("crashing").get(),
+            p -> p.getStatus().getContainerStatuses().get(0).getRestartCount() > firstRestarts);
+    assertThat(condition(later, "Ready")).isEqualTo("False");
+    assertThat(later.getStatus().getContainerStatuses().get(0).getState().getWaiting().getReason())
+        .isEqualTo("CrashLoopBackOff");
+  }
+
+  @Test
   void imagePatchedIntoRunningPod_restartsThatContainerOnTheNewImage(KubernetesClient admin) {
     admin.pods().inNamespace(namespace).resource(pod("patched", null)).create();
     awaitReady(admin, "patched");

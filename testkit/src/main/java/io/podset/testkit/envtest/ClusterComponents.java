@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Starts the processes that run against a ready kube-apiserver: kube-controller-manager,
@@ -39,7 +40,7 @@ final class ClusterComponents {
    * A started component; {@code healthz} is empty for one without a health endpoint (kwok: the
    * cluster's readiness is its nodes turning Ready).
    */
-  record Started(ManagedProcess process, URI healthz, Path certDir) {
+  record Started(ManagedProcess process, @Nullable URI healthz, @Nullable Path certDir) {
 
     /**
      * Waits until the component answers its {@code /healthz} over TLS with its self-signed
@@ -48,7 +49,9 @@ final class ClusterComponents {
      * @throws ControlPlaneException when it exits or the deadline passes
      */
     void awaitHealthy(long deadlineNanos, List<ManagedProcess> watched) {
-      if (healthz == null) {
+      URI url = healthz;
+      Path dir = certDir;
+      if (url == null || dir == null) {
         return;
       }
       Readiness.await(
@@ -56,9 +59,9 @@ final class ClusterComponents {
           deadlineNanos,
           watched,
           () -> {
-            List<Path> certs = listCertificates(certDir);
+            List<Path> certs = listCertificates(dir);
             SSLContext tls = certs.isEmpty() ? null : Pem.trustingOnceWritten(certs);
-            return tls != null && Readiness.answersOk(healthz, tls, null);
+            return tls != null && Readiness.answersOk(url, tls, null);
           });
     }
   }

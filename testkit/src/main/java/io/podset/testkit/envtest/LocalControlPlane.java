@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,10 +52,10 @@ final class LocalControlPlane implements RealApiServer {
   private final Object lock = new Object();
 
   /** Null until the processes are ready; stopped once on close. */
-  private ControlPlaneProcesses processes;
+  private @Nullable ControlPlaneProcesses processes;
 
-  private KubernetesClient adminClient;
-  private String version;
+  private @Nullable KubernetesClient adminClient;
+  private @Nullable String version;
 
   /** Clients handed out; closed on close. */
   private final List<KubernetesClient> clients = new ArrayList<>();
@@ -97,11 +98,16 @@ final class LocalControlPlane implements RealApiServer {
 
   private void startProcesses(long deadlineNanos) {
     ControlPlaneProcesses started = ControlPlaneProcesses.start(settings, workDir, deadlineNanos);
+    KubernetesClient admin;
     synchronized (lock) {
       processes = started;
-      adminClient = new KubernetesClientBuilder().withConfig(clientConfig()).build();
+      admin = new KubernetesClientBuilder().withConfig(clientConfig()).build();
+      adminClient = admin;
     }
-    version = adminClient.getKubernetesVersion().getGitVersion();
+    String gitVersion = admin.getKubernetesVersion().getGitVersion();
+    synchronized (lock) {
+      version = gitVersion;
+    }
     installCrds(settings.crds(), deadlineNanos);
   }
 
@@ -113,14 +119,16 @@ final class LocalControlPlane implements RealApiServer {
   @Override
   public String version() {
     running();
-    return version;
+    synchronized (lock) {
+      return Objects.requireNonNull(version, "version");
+    }
   }
 
   @Override
   public KubernetesClient client() {
     running();
     synchronized (lock) {
-      return adminClient;
+      return Objects.requireNonNull(adminClient, "adminClient");
     }
   }
 

@@ -17,6 +17,7 @@ import java.util.Collection;
 import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import org.jspecify.annotations.Nullable;
 
 /** PEM encoding of keys, and trust in PEM certificates: the JDK alone, no BouncyCastle. */
 final class Pem {
@@ -53,7 +54,7 @@ final class Pem {
    * {@link #trusting} for files a server process is still writing: null while a file is missing,
    * empty or holds an incomplete certificate.
    */
-  static SSLContext trustingOnceWritten(List<Path> pemFiles) {
+  static @Nullable SSLContext trustingOnceWritten(List<Path> pemFiles) {
     for (Path file : pemFiles) {
       if (!Files.isRegularFile(file)) {
         return null;

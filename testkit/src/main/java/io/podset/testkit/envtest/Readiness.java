@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLContext;
+import org.jspecify.annotations.Nullable;
 
 /** Polls health endpoints and other conditions until they hold or a deadline passes. */
 final class Readiness {
@@ -23,7 +24,7 @@ final class Readiness {
    * @param tls the trust for https, or null for plain http
    * @param bearerToken sent as {@code Authorization: Bearer}, or null
    */
-  static boolean answersOk(URI uri, SSLContext tls, String bearerToken) {
+  static boolean answersOk(URI uri, @Nullable SSLContext tls, @Nullable String bearerToken) {
     // HTTP/1.1: kube-controller-manager answers an HTTP/2 health check with GOAWAY, which the JDK
     // client reports as a failure even though the response arrived.
     HttpClient.Builder builder =

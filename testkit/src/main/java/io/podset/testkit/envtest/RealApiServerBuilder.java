@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Configures and starts a {@link RealApiServer}. Each method validates its argument immediately.
@@ -21,7 +22,7 @@ public final class RealApiServerBuilder {
   public static final List<String> DEFAULT_CONTROLLERS =
       List.of("garbage-collector-controller", "namespace-controller");
 
-  private ControlPlaneBinaries binaries;
+  private @Nullable ControlPlaneBinaries binaries;
   private boolean controllerManager;
   private List<String> controllers = DEFAULT_CONTROLLERS;
   private final List<CustomResourceDefinition> crds = new ArrayList<>();

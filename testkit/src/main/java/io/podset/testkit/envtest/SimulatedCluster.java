@@ -16,14 +16,16 @@ import java.util.List;
  *
  * <p>A pod's fate comes from its annotation {@value #FATE_KEY}, as with the fake's simulated
  * kubelet: absent or {@code run} (Running and Ready), {@code never-ready} (Running, never Ready),
- * {@code fail} (phase Failed, containers exited with code 1). A container image patched into a
- * running pod restarts that container on the new image ({@code restartCount} + 1) and the pod stays
- * Ready. A pod marked for deletion is removed as soon as its finalizers are gone.
+ * {@code fail} (phase Failed, containers exited with code 1), {@code crash-loop} (Running, never
+ * Ready, each container exits with code 1 and waits in {@code CrashLoopBackOff}: the first crash at
+ * once, then a restart every 10 s, where a kubelet doubles its back-off). A container image patched
+ * into a running pod restarts that container on the new image ({@code restartCount} + 1) and the
+ * pod stays Ready. A pod marked for deletion is removed as soon as its finalizers are gone.
  *
  * <p>What differs from a cluster: no container runs, so there are no logs, exec, probes, volumes or
- * networking (pod and node IPs are only written into their status); {@code crash-loop} and {@code
- * unschedulable} fates are not simulated (an unschedulable pod is one that no node fits, such as a
- * {@code nodeSelector} that matches none); controllers run with the admin's credentials ({@code
+ * networking (pod and node IPs are only written into their status); the {@code unschedulable} fate
+ * is not simulated, since the real scheduler binds pods here: make a pod that no node fits instead
+ * (a {@code nodeSelector} that matches none); controllers run with the admin's credentials ({@code
  * --use-service-account-credentials=false}); etcd runs without fsync. A deleted node's pods are
  * deleted by the pod garbage collector 40 to 60 seconds later, as in a cluster.
  *

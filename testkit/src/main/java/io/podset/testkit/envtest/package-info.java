@@ -28,4 +28,7 @@
  * default ServiceAccount or token volume; etcd runs without fsync. What a {@code SimulatedCluster}
  * differs in is listed on that type: no container runs.
  */
+@NullMarked
 package io.podset.testkit.envtest;
+
+import org.jspecify.annotations.NullMarked;

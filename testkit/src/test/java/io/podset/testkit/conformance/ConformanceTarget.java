@@ -52,6 +52,14 @@ final class ConformanceTarget implements AutoCloseable {
   }
 
   static ConformanceTarget open() {
+    return open(false);
+  }
+
+  /**
+   * Opens the target; {@code enforceRbac} starts the fake with RBAC enforced (the real control
+   * plane always enforces it).
+   */
+  static ConformanceTarget open(boolean enforceRbac) {
     if ("real".equals(System.getProperty(TARGET_PROPERTY))) {
       return new ConformanceTarget(null, SharedRealApiServer.get().newClient());
     }
@@ -66,12 +74,28 @@ final class ConformanceTarget implements AutoCloseable {
         throw new UncheckedIOException("cannot read kubeconfig " + kubeconfig, e);
       }
     }
-    FakeApiServer server = FakeApiServer.start();
+    FakeApiServer server =
+        enforceRbac ? FakeApiServer.builder().enforceRbac().start() : FakeApiServer.start();
     return new ConformanceTarget(server, server.newClient());
   }
 
   KubernetesClient client() {
     return client;
+  }
+
+  /**
+   * The configuration of a client that authenticates as a ServiceAccount (created when absent) with
+   * a token from the TokenRequest API; a cluster named by kubeconfig skips the test.
+   */
+  Config serviceAccountConfig(String namespace, String serviceAccount) {
+    if (server != null) {
+      return server.serviceAccountConfig(namespace, serviceAccount);
+    }
+    if ("real".equals(System.getProperty(TARGET_PROPERTY))) {
+      return SharedRealApiServer.get().serviceAccountConfig(namespace, serviceAccount);
+    }
+    org.junit.jupiter.api.Assumptions.abort("ServiceAccount tokens need the fake or envtest");
+    throw new AssertionError("unreachable");
   }
 
   /** The fake server, when the suite runs against it. */

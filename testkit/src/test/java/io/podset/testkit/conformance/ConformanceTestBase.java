@@ -44,9 +44,14 @@ abstract class ConformanceTestBase {
   KubernetesClient client;
   String ns;
 
+  /** Whether the class needs RBAC enforced (the fake is started with it). */
+  boolean enforceRbac() {
+    return false;
+  }
+
   @BeforeAll
   void openTarget() {
-    target = ConformanceTarget.open();
+    target = ConformanceTarget.open(enforceRbac());
     client = target.client();
     ns = target.createNamespace();
     target.installWidgetCrd();
@@ -107,9 +112,20 @@ abstract class ConformanceTestBase {
 
   Raw raw(
       String method, String path, String contentType, String body, Map<String, String> headers) {
-    HttpClient http = client.getHttpClient();
+    return raw(client, method, path, contentType, body, headers);
+  }
+
+  /** A raw request with the credentials of {@code as}. */
+  static Raw raw(
+      KubernetesClient as,
+      String method,
+      String path,
+      String contentType,
+      String body,
+      Map<String, String> headers) {
+    HttpClient http = as.getHttpClient();
     HttpRequest.Builder builder =
-        http.newHttpRequestBuilder().uri(client.getMasterUrl() + path.substring(1));
+        http.newHttpRequestBuilder().uri(as.getMasterUrl() + path.substring(1));
     headers.forEach(builder::header);
     if (body != null) {
       builder.method(method, contentType, body);
@@ -129,6 +145,23 @@ abstract class ConformanceTestBase {
     } catch (Exception e) {
       throw new IllegalStateException("request " + method + " " + path + " failed", e);
     }
+  }
+
+  /** The SelfSubjectAccessReview {@code as} gets for {@code spec} (JSON), checked to be 201. */
+  static JsonNode accessReview(KubernetesClient as, String spec) {
+    Raw review =
+        raw(
+            as,
+            "POST",
+            "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+            "application/json",
+            "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SelfSubjectAccessReview\","
+                + "\"spec\":"
+                + spec
+                + "}",
+            Map.of());
+    assertThat(review.code()).as(String.valueOf(review.body())).isEqualTo(201);
+    return review.body();
   }
 
   Raw get(String path) {

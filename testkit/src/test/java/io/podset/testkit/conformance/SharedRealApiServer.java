@@ -3,6 +3,7 @@ package io.podset.testkit.conformance;
 import io.podset.testkit.envtest.ControlPlaneBinaries;
 import io.podset.testkit.envtest.ControlPlaneBinariesMissingException;
 import io.podset.testkit.envtest.RealApiServer;
+import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -23,8 +24,15 @@ final class SharedRealApiServer {
     if (server == null) {
       try {
         // The controller manager runs the garbage collector and the namespace controller, which
-        // the deletion conformance tests need.
-        server = RealApiServer.builder().withControllerManager().start();
+        // the deletion conformance tests need, and the ClusterRole aggregation controller.
+        server =
+            RealApiServer.builder()
+                .controllers(
+                    List.of(
+                        "garbage-collector-controller",
+                        "namespace-controller",
+                        "clusterrole-aggregation-controller"))
+                .start();
       } catch (ControlPlaneBinariesMissingException e) {
         if (ControlPlaneBinaries.required()) {
           throw e;

@@ -45,6 +45,7 @@ class RoomLayersTest {
           Map.entry("proxy", 2),
           Map.entry("write", 3),
           Map.entry("controllers", 4),
+          Map.entry("auth", 4),
           Map.entry("routes", 5));
 
   /**

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The watch side of a {@link PagedListerWatcher} over fabric8's low-level watch call.
@@ -28,8 +29,8 @@ final class Fabric8Watch<T extends HasMetadata> {
   private static final Duration TIMEOUT_SLACK = Duration.ofSeconds(2);
 
   private final BiFunction<ListOptions, Watcher<T>, Watch> watcher;
-  private final String labelSelector;
-  private final String fieldSelector;
+  private final @Nullable String labelSelector;
+  private final @Nullable String fieldSelector;
   private final Clock clock;
 
   Fabric8Watch(
@@ -111,7 +112,7 @@ final class Fabric8Watch<T extends HasMetadata> {
       end(classify(cause));
     }
 
-    private RuntimeException classify(WatcherException cause) {
+    private @Nullable RuntimeException classify(WatcherException cause) {
       if (cause.isHttpGone()) {
         return cause.asClientException();
       }
@@ -124,7 +125,7 @@ final class Fabric8Watch<T extends HasMetadata> {
       return e != null ? e : new KubernetesClientException(cause.getMessage(), cause);
     }
 
-    private void end(RuntimeException cause) {
+    private void end(@Nullable RuntimeException cause) {
       if (closedByClient.get() || !ended.compareAndSet(false, true)) {
         return;
       }

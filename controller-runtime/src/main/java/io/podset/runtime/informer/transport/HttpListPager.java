@@ -20,6 +20,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Lists pages over fabric8's HTTP client with the client's own serialization, sending the request
@@ -49,7 +50,7 @@ final class HttpListPager<T extends HasMetadata> implements Pager<T> {
 
   private final Object lock = new Object();
   // Guarded by lock: the request sent for the page expected next, or null.
-  private Ahead ahead;
+  private @Nullable Ahead ahead;
 
   /** A request sent before anyone asked for it, and its response to come. */
   private record Ahead(ListRequest request, CompletableFuture<HttpResponse<byte[]>> response) {}
@@ -128,7 +129,7 @@ final class HttpListPager<T extends HasMetadata> implements Pager<T> {
    * claims nor sends a request ahead.
    */
   @Override
-  public String latestResourceVersion() {
+  public @Nullable String latestResourceVersion() {
     HttpResponse<byte[]> response = await(send(new ListRequest("", 1, null)));
     byte[] body = response.body() == null ? new byte[0] : response.body();
     if (!response.isSuccessful()) {
@@ -159,7 +160,7 @@ final class HttpListPager<T extends HasMetadata> implements Pager<T> {
   }
 
   /** Takes the response sent ahead if it is the one {@code request} asks for; drops it if not. */
-  private CompletableFuture<HttpResponse<byte[]>> claim(ListRequest request) {
+  private @Nullable CompletableFuture<HttpResponse<byte[]>> claim(ListRequest request) {
     Ahead taken;
     synchronized (lock) {
       taken = ahead;

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Passes a list response body (a JSON object with {@code metadata} and {@code items}) through to
@@ -61,7 +62,7 @@ final class ListBodyFilter extends InputStream {
   private int limit;
   private boolean eof;
   // Bytes to emit before any further input (a replacement), and how many are left.
-  private byte[] pending;
+  private byte @Nullable [] pending;
   private int pendingAt;
 
   // Structure: depth of open containers; for depths 1..TRACKED, the role, whether an object
@@ -77,7 +78,7 @@ final class ListBodyFilter extends InputStream {
   private final byte[] keyBytes = new byte[MAX_KEY];
   private int keyLength;
   // The continue token being read, or null.
-  private ByteArrayOutputStream token;
+  private @Nullable ByteArrayOutputStream token;
   // Managed fields being replaced: after their '[' (awaiting the first element or ']'), then
   // skipped up to the matching ']' (skipDepth > 0).
   private boolean awaitingFirst;

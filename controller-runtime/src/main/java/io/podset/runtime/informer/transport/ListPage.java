@@ -3,6 +3,7 @@ package io.podset.runtime.informer.transport;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One page of a list response.
@@ -12,7 +13,7 @@ import java.util.Objects;
  * @param continueToken the token for the next page, or null/empty on the last page
  */
 public record ListPage<T extends HasMetadata>(
-    List<T> items, String resourceVersion, String continueToken) {
+    List<T> items, @Nullable String resourceVersion, @Nullable String continueToken) {
 
   /** Copies the items. */
   public ListPage {

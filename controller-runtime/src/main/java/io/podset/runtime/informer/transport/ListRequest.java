@@ -1,5 +1,7 @@
 package io.podset.runtime.informer.transport;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One page request of a list call.
  *
@@ -8,7 +10,7 @@ package io.podset.runtime.informer.transport;
  * @param limit the page size (positive)
  * @param continueToken the token of the previous page, or null for the first page
  */
-public record ListRequest(String resourceVersion, long limit, String continueToken) {
+public record ListRequest(String resourceVersion, long limit, @Nullable String continueToken) {
 
   /**
    * Validates the fields.

@@ -1,6 +1,7 @@
 package io.podset.runtime.informer.transport;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The two calls a reflector makes to the API server for one resource (in one namespace or all, with
@@ -50,7 +51,7 @@ public interface ListerWatcher<T extends HasMetadata> {
    *
    * @throws RuntimeException on failure, as described on the type
    */
-  default String latestResourceVersion() {
+  default @Nullable String latestResourceVersion() {
     return list(new ListRequest("", 1, null)).resourceVersion();
   }
 

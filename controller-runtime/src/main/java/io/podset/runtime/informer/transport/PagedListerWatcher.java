@@ -3,6 +3,7 @@ package io.podset.runtime.informer.transport;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Objects;
 import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link ListerWatcher} of two parts: lists through a {@link Pager} (an {@link HttpListPager} or
@@ -35,7 +36,7 @@ final class PagedListerWatcher<T extends HasMetadata> implements ListerWatcher<T
   }
 
   @Override
-  public String latestResourceVersion() {
+  public @Nullable String latestResourceVersion() {
     return pager.latestResourceVersion();
   }
 

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ListOptions;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a {@link PagedListerWatcher}'s pages come from: an {@link HttpListPager}, or fabric8's list
@@ -19,7 +20,7 @@ interface Pager<T extends HasMetadata> {
   default void abandon() {}
 
   /** See {@link ListerWatcher#latestResourceVersion()}. */
-  default String latestResourceVersion() {
+  default @Nullable String latestResourceVersion() {
     return list(new ListRequest("", 1, null)).resourceVersion();
   }
 

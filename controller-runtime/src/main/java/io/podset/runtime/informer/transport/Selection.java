@@ -2,6 +2,7 @@ package io.podset.runtime.informer.transport;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which objects of a resource a lister-watcher lists and watches.
@@ -10,7 +11,8 @@ import java.nio.charset.StandardCharsets;
  * @param labelSelector a label selector, or null for none
  * @param fieldSelector a field selector, or null for none
  */
-public record Selection(String namespace, String labelSelector, String fieldSelector) {
+public record Selection(
+    @Nullable String namespace, @Nullable String labelSelector, @Nullable String fieldSelector) {
 
   /** Appends the query parameters of the selectors that are set (lists and watches alike). */
   void appendSelectors(StringBuilder url) {

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.podset.runtime.time.Clock;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -201,7 +202,11 @@ public final class Transports {
    * <master>/apis/<group>/<version>[/namespaces/<ns>]/<plural>} otherwise.
    */
   static String collectionUrl(
-      KubernetesClient client, String group, String version, String plural, String namespace) {
+      KubernetesClient client,
+      String group,
+      String version,
+      String plural,
+      @Nullable String namespace) {
     String master = client.getMasterUrl().toString();
     StringBuilder sb = new StringBuilder(master);
     if (!master.endsWith("/")) {

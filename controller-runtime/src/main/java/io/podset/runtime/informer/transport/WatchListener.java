@@ -1,6 +1,7 @@
 package io.podset.runtime.informer.transport;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Receives the events of one watch, in order, from one thread at a time.
@@ -20,5 +21,5 @@ public interface WatchListener<T extends HasMetadata> {
    *     failure: a {@link io.fabric8.kubernetes.client.KubernetesClientException} with the HTTP
    *     code (410 when the version is gone) or any exception for a broken connection
    */
-  void onClose(RuntimeException cause);
+  void onClose(@Nullable RuntimeException cause);
 }

@@ -17,4 +17,7 @@
  * nothing of the informer; the informer reaches it only through {@code ListerWatcher} (and {@link
  * io.podset.runtime.informer.ListerWatchers}, which reads the informer's options).
  */
+@NullMarked
 package io.podset.runtime.informer.transport;
+
+import org.jspecify.annotations.NullMarked;

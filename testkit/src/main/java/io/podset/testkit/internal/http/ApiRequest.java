@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param method the HTTP method
  * @param path the decoded path without query
  * @param query the first value of each query parameter
- * @param headers request headers by lower-case name
+ * @param headers request headers by lower-case name: the first value of a repeated header, or all
+ *     of them one per line for the {@code Impersonate-*} headers
  * @param body the request body, empty when none
  * @param webSocket whether the client asked for a WebSocket upgrade
  */

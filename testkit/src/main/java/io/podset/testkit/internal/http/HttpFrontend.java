@@ -103,9 +103,19 @@ public final class HttpFrontend implements Handler<HttpServerRequest> {
     Map<String, String> query = new HashMap<>();
     request.params().forEach(e -> query.putIfAbsent(e.getKey(), e.getValue()));
     Map<String, String> headers = new HashMap<>();
+    // The first value of a repeated header, except Impersonate-Group and the other impersonation
+    // headers, whose values are all kept, one per line (a header value has no line breaks).
     request
         .headers()
-        .forEach(e -> headers.putIfAbsent(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
+        .forEach(
+            e ->
+                headers.merge(
+                    e.getKey().toLowerCase(Locale.ROOT),
+                    e.getValue(),
+                    (first, next) ->
+                        e.getKey().regionMatches(true, 0, "impersonate-", 0, 12)
+                            ? first + "\n" + next
+                            : first));
     return new ApiRequest(request.method().name(), request.path(), query, headers, body, webSocket);
   }
 

@@ -55,8 +55,13 @@ public final class RequestPipeline {
     return false;
   }
 
+  /** The answer to {@code request}; a filter that throws answers 500 instead of leaving none. */
   ApiResult handle(ApiRequest request) {
-    return chainFrom(filters.toArray(new RequestFilter[0]), 0).proceed(request);
+    try {
+      return chainFrom(filters.toArray(new RequestFilter[0]), 0).proceed(request);
+    } catch (RuntimeException e) {
+      return failed(request, e);
+    }
   }
 
   private RequestFilter.Chain chainFrom(RequestFilter[] snapshot, int index) {
@@ -66,15 +71,21 @@ public final class RequestPipeline {
     return request -> snapshot[index].filter(request, chainFrom(snapshot, index + 1));
   }
 
+  // The handler's errors become answers here, so that filters (the journal) see them.
   private ApiResult terminal(ApiRequest request) {
     try {
       return handler.proceed(request);
-    } catch (StatusError e) {
-      return ApiResponse.error(e);
     } catch (RuntimeException e) {
-      LOG.error("Internal error serving {} {}", request.method(), request.path(), e);
-      return ApiResponse.error(
-          new StatusError(500, "InternalError", "Internal error occurred: " + e, null));
+      return failed(request, e);
     }
+  }
+
+  private static ApiResponse failed(ApiRequest request, RuntimeException e) {
+    if (e instanceof StatusError status) {
+      return ApiResponse.error(status);
+    }
+    LOG.error("Internal error serving {} {}", request.method(), request.path(), e);
+    return ApiResponse.error(
+        new StatusError(500, "InternalError", "Internal error occurred: " + e, null));
   }
 }

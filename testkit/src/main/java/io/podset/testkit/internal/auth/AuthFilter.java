@@ -1,0 +1,205 @@
+package io.podset.testkit.internal.auth;
+
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestSpec;
+import io.podset.runtime.time.Clock;
+import io.podset.testkit.internal.http.ApiRequest;
+import io.podset.testkit.internal.http.ApiResponse;
+import io.podset.testkit.internal.http.ApiResult;
+import io.podset.testkit.internal.http.RequestFilter;
+import io.podset.testkit.internal.resource.ResourceRegistry;
+import io.podset.testkit.internal.resource.ResourceType;
+import io.podset.testkit.internal.resource.StatusError;
+import io.podset.testkit.internal.store.ObjectStore;
+import io.podset.testkit.internal.write.ObjectWrites;
+import java.util.Objects;
+
+/**
+ * Authenticates, impersonates and authorizes each request before the API handler sees it, as
+ * kube-apiserver's filters do (401 for a bad token, 403 with the real message and Status), and
+ * answers TokenRequest and the self-subject reviews itself.
+ *
+ * <p>Without enforcement the authorizer allows everything and unknown tokens act as the admin, so
+ * servers started without RBAC behave as before; tokens, impersonation and reviews still work.
+ *
+ * <p>Thread-safe; never blocks (the RBAC index is in memory).
+ */
+public final class AuthFilter implements RequestFilter {
+
+  private static final String APPLY = "application/apply-patch+yaml";
+
+  private final boolean enforce;
+  private final ObjectStore store;
+  private final ResourceRegistry registry;
+  private final Authentication authentication;
+  private final Authorizer authorizer;
+  private final Impersonation impersonation;
+  private final Reviews reviews;
+  private final TokenRequests tokenRequests;
+
+  private AuthFilter(
+      boolean enforce,
+      ObjectStore store,
+      ResourceRegistry registry,
+      Authorizer authorizer,
+      ServiceAccountTokens tokens,
+      Clock clock) {
+    this.enforce = enforce;
+    this.store = store;
+    this.registry = registry;
+    this.authentication = new Authentication(store, tokens);
+    this.authorizer = authorizer;
+    this.impersonation = new Impersonation(authorizer);
+    this.reviews = new Reviews(authorizer, clock);
+    this.tokenRequests =
+        new TokenRequests(
+            store, registry.find("", "v1", "serviceaccounts").orElseThrow(), tokens, clock);
+  }
+
+  /**
+   * A filter for the server of {@code store}; with {@code enforce}, RBAC decides every request.
+   * Registers the RBAC index and the ClusterRole aggregation controller as commit listeners of the
+   * store ({@code writes} makes the controller's updates).
+   */
+  public static AuthFilter create(
+      boolean enforce,
+      ObjectStore store,
+      ResourceRegistry registry,
+      ObjectWrites writes,
+      Clock clock) {
+    Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(registry, "registry");
+    Objects.requireNonNull(clock, "clock");
+    RbacIndex index = new RbacIndex(store);
+    store.addCommitListener(index);
+    store.addCommitListener(new ClusterRoleAggregator(store, registry, writes));
+    Authorizer authorizer = enforce ? new RbacAuthorizer(index) : Authorizer.alwaysAllow();
+    return new AuthFilter(
+        enforce, store, registry, authorizer, new ServiceAccountTokens(clock), clock);
+  }
+
+  /** Whether RBAC decides requests. */
+  public boolean enforcing() {
+    return enforce;
+  }
+
+  /** The bearer token of the admin (group {@code system:masters}). */
+  public static String adminToken() {
+    return Authentication.ADMIN_TOKEN;
+  }
+
+  /**
+   * A token for an existing ServiceAccount, as the TokenRequest subresource issues it.
+   *
+   * @throws StatusError 404 when it does not exist
+   */
+  public String serviceAccountToken(String namespace, String name, long expirationSeconds) {
+    return tokenRequests
+        .issue(namespace, name, expirationSeconds, new TokenRequestSpec())
+        .getStatus()
+        .getToken();
+  }
+
+  @Override
+  public boolean mayBlock() {
+    return false;
+  }
+
+  @Override
+  public ApiResult filter(ApiRequest request, Chain next) {
+    try {
+      Identity requester = authenticate(request);
+      Identity user = impersonation.actAs(requester, request);
+      Attributes attributes = Attributes.of(user, request);
+      authorize(attributes);
+      if (createsByApply(attributes, request)) {
+        authorize(attributes.withVerb("create"));
+      }
+      ApiResponse answered = answer(user, attributes, request);
+      return answered != null ? answered : next.proceed(request);
+    } catch (StatusError e) {
+      return ApiResponse.error(e);
+    } catch (Impersonation.Refused e) {
+      return e.response();
+    }
+  }
+
+  private Identity authenticate(ApiRequest request) {
+    try {
+      return authentication.authenticate(request);
+    } catch (StatusError e) {
+      if (enforce) {
+        throw e;
+      }
+      return Identity.admin();
+    }
+  }
+
+  private void authorize(Attributes attributes) {
+    Decision decision = authorizer.authorize(attributes);
+    if (!decision.allowed()) {
+      throw Forbidden.of(attributes, decision.reason());
+    }
+  }
+
+  /**
+   * Whether a patch is a server-side apply of an absent object: kube-apiserver then authorizes
+   * {@code create} as well (with the object's name).
+   */
+  private boolean createsByApply(Attributes attributes, ApiRequest request) {
+    if (!attributes.resourceRequest()
+        || !attributes.verb().equals("patch")
+        || !attributes.subresource().isEmpty()
+        || !APPLY.equals(request.contentType())) {
+      return false;
+    }
+    ResourceType type =
+        registry
+            .find(attributes.apiGroup(), attributes.apiVersion(), attributes.resource())
+            .orElse(null);
+    if (type == null) {
+      return false;
+    }
+    String key =
+        ObjectStore.key(type.namespaced() ? attributes.namespace() : null, attributes.name());
+    return store.get(type.storageKey(), key) == null;
+  }
+
+  /** The answer of the endpoints served here, or null for the API handler's. */
+  private ApiResponse answer(Identity user, Attributes attributes, ApiRequest request) {
+    if (!attributes.resourceRequest() || !attributes.apiVersion().equals("v1")) {
+      return null;
+    }
+    String group = attributes.apiGroup();
+    String resource = attributes.resource();
+    if (group.isEmpty()
+        && resource.equals("serviceaccounts")
+        && attributes.subresource().equals("token")
+        && !attributes.namespace().isEmpty()) {
+      if (!request.method().equals("POST")) {
+        throw methodNotAllowed();
+      }
+      return tokenRequests.create(attributes.namespace(), attributes.name(), request);
+    }
+    boolean review =
+        (group.equals(Reviews.AUTHORIZATION)
+                && (resource.equals("selfsubjectaccessreviews")
+                    || resource.equals("selfsubjectrulesreviews")))
+            || (group.equals(Reviews.AUTHENTICATION) && resource.equals("selfsubjectreviews"));
+    if (!review || !attributes.namespace().isEmpty() || !attributes.name().isEmpty()) {
+      return null;
+    }
+    if (!request.method().equals("POST")) {
+      throw methodNotAllowed();
+    }
+    return switch (resource) {
+      case "selfsubjectaccessreviews" -> reviews.accessReview(user, request);
+      case "selfsubjectrulesreviews" -> reviews.rulesReview(user, request);
+      default -> reviews.selfReview(user, request);
+    };
+  }
+
+  private static StatusError methodNotAllowed() {
+    return StatusError.methodNotAllowed(
+        "the server does not allow this method on the requested resource");
+  }
+}
