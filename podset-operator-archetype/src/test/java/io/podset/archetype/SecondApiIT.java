@@ -17,16 +17,22 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The README's "Add a second API to a generated project", done to a copy of the generated project
- * after a user's edits have made it the Website operator of the examples (src/test/resources/
- * website-like: a ConfigMap, a Deployment and a Service, a finalizer, Ready): the README's shell
- * lines run by bash with the system Maven (against this build's artifacts in target/it-repo), its
- * snippets put where it says, and the result's own {@code mvn -B verify} green with the tests of
- * both APIs.
+ * after a user's edits have made it the Website operator of the examples (a ConfigMap, a Deployment
+ * and a Service, a finalizer, Ready: the example's reconciler, spec and site directory, with the
+ * operator, test and YAML of src/test/resources/website-like): the README's shell lines run by bash
+ * with the system Maven (against this build's artifacts in target/it-repo), its snippets put where
+ * it says, and the result's own {@code mvn -B verify} green with the tests of both APIs.
  */
 class SecondApiIT {
 
   private static final Duration MAVEN_TIMEOUT = Duration.ofMinutes(10);
   private static final Path WEBSITE_LIKE = Path.of("src/test/resources/website-like");
+  // The Website operator of the examples: the user's classes come from there (package renamed),
+  // so the example is the one copy of them.
+  private static final Path EXAMPLE =
+      Path.of("../examples/src/main/java/io/podset/examples/website");
+  private static final List<String> FROM_EXAMPLE =
+      List.of("WebsiteReconciler.java", "WebsiteSpec.java", "SiteDirectory.java");
 
   @Test
   void secondApi_asTheReadmeSays_buildsAndPassesTheTestsOfBothApis() throws IOException {
@@ -36,7 +42,7 @@ class SecondApiIT {
     Path project = work.resolve(GeneratedProject.ARTIFACT_ID);
     copyTree(generated, project, p -> !p.startsWith(generated.resolve("target")));
 
-    UserLines lines = overlay(WEBSITE_LIKE, project);
+    UserLines lines = overlay(userEdits(), project);
     System.out.printf(
         "Website-like operator: the user writes %d lines of main Java, %d of tests, %d of YAML%n",
         lines.main(), lines.test(), lines.yaml());
@@ -80,14 +86,34 @@ class SecondApiIT {
   /** Lines a user writes: non-blank, non-comment lines of each edited file not in the original. */
   record UserLines(int main, int test, int yaml) {}
 
-  private static UserLines overlay(Path edits, Path project) throws IOException {
+  /**
+   * The files the user writes, by path in the project: those of website-like, and the example's
+   * Website classes in the generated project's package.
+   */
+  private static Map<String, String> userEdits() throws IOException {
+    Map<String, String> edits = new java.util.TreeMap<>();
+    for (String file : GeneratedProject.files(WEBSITE_LIKE)) {
+      edits.put(file, Files.readString(WEBSITE_LIKE.resolve(file)));
+    }
+    for (String name : FROM_EXAMPLE) {
+      String source = Files.readString(EXAMPLE.resolve(name));
+      String renamed =
+          source.replace("package io.podset.examples.website;", "package com.example.website;");
+      assertThat(renamed).as("the package line of %s", name).isNotEqualTo(source);
+      edits.put("src/main/java/com/example/website/" + name, renamed);
+    }
+    return edits;
+  }
+
+  private static UserLines overlay(Map<String, String> edits, Path project) throws IOException {
     int main = 0;
     int test = 0;
     int yaml = 0;
-    for (String file : GeneratedProject.files(edits)) {
+    for (Map.Entry<String, String> edit : edits.entrySet()) {
+      String file = edit.getKey();
       Path target = project.resolve(file);
       List<String> before = Files.exists(target) ? code(Files.readString(target)) : List.of();
-      String after = Files.readString(edits.resolve(file));
+      String after = edit.getValue();
       int written = added(before, code(after));
       if (file.endsWith(".yaml")) {
         yaml += written;

@@ -1,17 +1,13 @@
 package io.podset.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.podset.runtime.time.Clock;
 import io.podset.testkit.internal.admission.BuiltinResources;
 import io.podset.testkit.internal.admission.ServiceAddresses;
@@ -36,14 +32,9 @@ import io.podset.testkit.internal.routes.OpenApiDocuments;
 import io.podset.testkit.internal.store.ObjectStore;
 import io.podset.testkit.internal.write.ObjectWrites;
 import io.vertx.core.http.HttpServer;
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.Type;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -72,6 +63,7 @@ final class VertxFakeApiServer extends FakeApiServer {
   private final JournalFilter journal;
   private final FaultFilter faults;
   private final AuthFilter auth;
+  private final CrdInstaller crds = new CrdInstaller(this::call);
   private final Object lock = new Object();
   // Guarded by lock.
   private @Nullable KubernetesClient client;
@@ -325,126 +317,27 @@ final class VertxFakeApiServer extends FakeApiServer {
   }
 
   private Path writeKubeconfig(Path path, String user, String token, String namespace) {
-    String yaml =
-        String.join(
-            "\n",
-            "apiVersion: v1",
-            "kind: Config",
-            "clusters:",
-            "- name: fake",
-            "  cluster:",
-            "    server: " + url,
-            "contexts:",
-            "- name: fake",
-            "  context:",
-            "    cluster: fake",
-            "    user: \"" + user + "\"",
-            "    namespace: \"" + namespace + "\"",
-            "current-context: fake",
-            "users:",
-            "- name: \"" + user + "\"",
-            "  user:",
-            "    token: " + token,
-            "");
-    try {
-      Path parent = path.toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
-      Files.writeString(path, yaml, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write kubeconfig " + path, e);
-    }
-    return path;
+    return FakeKubeconfig.write(path, url, user, token, namespace);
   }
 
   @Override
   public List<CustomResourceDefinition> installCrds(InputStream yaml) {
-    List<CustomResourceDefinition> installed = new ArrayList<>();
-    try (MappingIterator<JsonNode> documents =
-        new YAMLMapper().readerFor(JsonNode.class).readValues(yaml)) {
-      while (documents.hasNext()) {
-        JsonNode document = documents.next();
-        if (document == null || document.isNull() || document.isEmpty()) {
-          continue;
-        }
-        if (!"CustomResourceDefinition".equals(document.path("kind").asText())) {
-          throw new IllegalArgumentException(
-              "expected kind CustomResourceDefinition, got: " + document.path("kind"));
-        }
-        installed.add(install((ObjectNode) document));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read CRD YAML", e);
-    }
-    return installed;
+    return crds.install(yaml);
   }
 
   @Override
   public List<CustomResourceDefinition> installCrds(Path yaml) {
-    try (InputStream in = Files.newInputStream(yaml)) {
-      return installCrds(in);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + yaml, e);
-    }
+    return crds.install(yaml);
   }
 
   @Override
   public CustomResourceDefinition installCrd(CustomResourceDefinition crd) {
-    return install(Json.toNode(crd));
+    return crds.install(crd);
   }
 
   @Override
   public CustomResourceDefinition installCrd(Class<? extends CustomResource<?, ?>> type) {
-    CustomResourceDefinitionBuilder builder =
-        CustomResourceDefinitionContext.v1CRDFromCustomResourceType(type);
-    CustomResourceDefinition crd = builder.build();
-    ObjectNode node = Json.toNode(crd);
-    for (JsonNode version : node.path("spec").path("versions")) {
-      ObjectNode v = (ObjectNode) version;
-      ObjectNode schema = Json.child(Json.child(v, "schema"), "openAPIV3Schema");
-      if (!schema.has("type")) {
-        schema.put("type", "object");
-        schema.put("x-kubernetes-preserve-unknown-fields", true);
-      }
-      if (hasStatusType(type)) {
-        Json.child(Json.child(v, "subresources"), "status");
-      }
-    }
-    return install(node);
-  }
-
-  private static boolean hasStatusType(Class<?> type) {
-    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-      Type generic = c.getGenericSuperclass();
-      if (generic instanceof ParameterizedType p && p.getRawType() == CustomResource.class) {
-        Type status = p.getActualTypeArguments()[1];
-        return status != Void.class;
-      }
-    }
-    return false;
-  }
-
-  private CustomResourceDefinition install(ObjectNode crd) {
-    ObjectNode metadata = Json.metadata(crd);
-    metadata.remove("resourceVersion");
-    String path = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
-    ApiResponse created = call("POST", path, crd);
-    if (created.status() == 409) {
-      created = call("PUT", path + "/" + Json.name(crd), crd);
-    }
-    if (created.status() >= 300) {
-      throw new IllegalArgumentException(
-          "CRD "
-              + Json.name(crd)
-              + " rejected: "
-              + new String(created.body(), StandardCharsets.UTF_8));
-    }
-    try {
-      return Json.MAPPER.readValue(created.body(), CustomResourceDefinition.class);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return crds.install(type);
   }
 
   @Override

@@ -12,7 +12,8 @@
  * {@link io.podset.testkit.Fault}, {@link io.podset.testkit.RequestJournal} with {@link
  * io.podset.testkit.RequestRecord} and {@link io.podset.testkit.RequestMatcher}, {@link
  * io.podset.testkit.SimulatedKubelet} with {@link io.podset.testkit.KubeletOptions}, {@link
- * io.podset.testkit.StoreSnapshot}, {@link io.podset.testkit.ReconcileHarness} and {@link
+ * io.podset.testkit.StoreSnapshot}, {@link io.podset.testkit.ReconcileHarness}, {@link
+ * io.podset.testkit.RbacGrants} (RBAC manifests against the journal) and {@link
  * io.podset.testkit.Eventually}; {@link io.podset.testkit.envtest} starts a real kube-apiserver
  * (and a whole simulated cluster) behind the same kind of client, and {@link
  * io.podset.testkit.FaultProxy} puts the same fault rules and journal in front of any API server.

@@ -5,26 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,8 +24,7 @@ import org.junit.jupiter.api.Test;
 /** The writer against a minimal HTTP server that records requests and answers as scripted. */
 class ObjectWriterIT {
 
-  private HttpServer server;
-  private ExecutorService executor;
+  private LocalHttpServer server;
   private KubernetesClient client;
   private final List<String> requests = new CopyOnWriteArrayList<>();
   private volatile int code = 201;
@@ -41,24 +32,13 @@ class ObjectWriterIT {
 
   @BeforeEach
   void startServer() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    executor = Executors.newFixedThreadPool(2);
-    server.setExecutor(executor);
-    server.createContext("/", this::handle);
-    server.start();
-    Config config =
-        new ConfigBuilder()
-            .withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort())
-            .withRequestRetryBackoffLimit(0)
-            .build();
-    client = new KubernetesClientBuilder().withConfig(config).build();
+    server = LocalHttpServer.start(2, this::handle);
+    client = server.client();
   }
 
   @AfterEach
   void stop() {
-    client.close();
-    server.stop(0);
-    executor.shutdownNow();
+    server.close();
   }
 
   private void handle(HttpExchange exchange) throws IOException {

@@ -2,23 +2,15 @@ package io.podset.operator.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
-import io.fabric8.kubernetes.api.model.rbac.Role;
-import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
-import io.fabric8.kubernetes.api.model.rbac.RoleRef;
-import io.fabric8.kubernetes.api.model.rbac.Subject;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetStatus;
 import io.podset.testkit.FakeApiServer;
 import io.podset.testkit.Fault;
 import io.podset.testkit.FaultInjector;
 import io.podset.testkit.FaultRule;
+import io.podset.testkit.RbacGrants;
 import io.podset.testkit.RequestMatcher;
 import io.podset.testkit.RequestRecord;
 import java.io.IOException;
@@ -27,13 +19,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
@@ -63,7 +51,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OperatorRbacIT {
 
-  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
   private static final Path DEPLOY = Path.of("..", "deploy");
   private static final String SYSTEM = "podset-system";
   private static final String SERVICE_ACCOUNT = "podset-operator";
@@ -78,8 +65,6 @@ class OperatorRbacIT {
       spec:
         replicas: 3
       """;
-  // Non-resource URLs every authenticated user may GET (the system:discovery ClusterRole).
-  private static final Pattern DISCOVERY = Pattern.compile("/(api|apis)(/.*)?|/version/?");
 
   @TempDir Path dir;
   private FakeApiServer server;
@@ -205,146 +190,15 @@ class OperatorRbacIT {
     List<RequestRecord> requests =
         server.journal().records(RequestMatcher.any().userAgentContaining(OPERATOR));
     assertThat(requests).as("the operator's requests").isNotEmpty();
-    List<String> unauthorized = new ArrayList<>();
-    Set<Permission> used = new TreeSet<>();
-    for (RequestRecord r : requests) {
-      if (r.resource() == null) {
-        if (!r.method().equals("GET") || !DISCOVERY.matcher(r.path()).matches()) {
-          unauthorized.add(r + " (not a discovery URL)");
-        }
-        continue;
-      }
-      Permission p = Permission.of(r);
-      used.add(p);
-      if (granted().stream().noneMatch(g -> g.allows(p))) {
-        unauthorized.add(r + " needs " + p);
-      }
-    }
-    assertThat(unauthorized).as("requests deploy/rbac does not allow").isEmpty();
-    assertThat(granted())
-        .as("permissions granted but never used; used: %s", used)
-        .allMatch(g -> used.stream().anyMatch(g::allows));
-  }
-
-  /** One permission: a verb on a resource (with its subresource) of a group, in a namespace. */
-  private record Permission(String verb, String group, String resource, String namespace)
-      implements Comparable<Permission> {
-
-    /** What a request needs, from its HTTP method, path and query. */
-    static Permission of(RequestRecord r) {
-      boolean watch = r.query().matches("(.*&)?watch=(true|1)(&.*)?");
-      String verb =
-          switch (r.method()) {
-            case "GET" -> watch ? "watch" : r.name() == null ? "list" : "get";
-            case "POST" -> "create";
-            case "PUT" -> "update";
-            case "PATCH" -> "patch";
-            case "DELETE" -> r.name() == null ? "deletecollection" : "delete";
-            default -> throw new AssertionError("unexpected method in " + r);
-          };
-      String resource =
-          r.subresource() == null ? r.resource() : r.resource() + "/" + r.subresource();
-      return new Permission(verb, r.group() == null ? "" : r.group(), resource, r.namespace());
-    }
-
-    /** Whether this grant (namespace null: every namespace) covers {@code needed}. */
-    boolean allows(Permission needed) {
-      return verb.equals(needed.verb)
-          && group.equals(needed.group)
-          && resource.equals(needed.resource)
-          && (namespace == null || namespace.equals(needed.namespace));
-    }
-
-    @Override
-    public int compareTo(Permission o) {
-      return toString().compareTo(o.toString());
-    }
-
-    @Override
-    public String toString() {
-      return verb
-          + " "
-          + (group.isEmpty() ? "" : group + "/")
-          + resource
-          + (namespace == null ? "" : " in " + namespace);
-    }
-  }
-
-  private List<Permission> grantedCache;
-
-  /** What deploy/rbac grants the operator's ServiceAccount, through its bindings. */
-  private List<Permission> granted() {
-    if (grantedCache != null) {
-      return grantedCache;
-    }
-    Map<String, List<PolicyRule>> clusterRoles = new java.util.HashMap<>();
-    Map<String, List<PolicyRule>> roles = new java.util.HashMap<>();
-    List<HasMetadata> bindings = new ArrayList<>();
-    try (var files = Files.list(DEPLOY.resolve("rbac"))) {
-      for (Path file : files.sorted().toList()) {
-        HasMetadata object = SERIALIZATION.unmarshal(Files.readString(file));
-        if (object instanceof ClusterRole r) {
-          clusterRoles.put(r.getMetadata().getName(), r.getRules());
-        } else if (object instanceof Role r) {
-          roles.put(key(r.getMetadata().getNamespace(), r.getMetadata().getName()), r.getRules());
-        } else if (object instanceof ClusterRoleBinding || object instanceof RoleBinding) {
-          bindings.add(object);
-        }
-      }
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    List<Permission> result = new ArrayList<>();
-    for (HasMetadata binding : bindings) {
-      List<Subject> subjects;
-      RoleRef ref;
-      String scope;
-      if (binding instanceof ClusterRoleBinding b) {
-        subjects = b.getSubjects();
-        ref = b.getRoleRef();
-        scope = null;
-      } else {
-        RoleBinding b = (RoleBinding) binding;
-        subjects = b.getSubjects();
-        ref = b.getRoleRef();
-        scope = b.getMetadata().getNamespace();
-      }
-      boolean ours =
-          subjects.stream()
-              .anyMatch(
-                  s ->
-                      s.getKind().equals("ServiceAccount")
-                          && s.getName().equals(SERVICE_ACCOUNT)
-                          && SYSTEM.equals(s.getNamespace()));
-      if (!ours) {
-        continue;
-      }
-      List<PolicyRule> rules =
-          ref.getKind().equals("ClusterRole")
-              ? clusterRoles.get(ref.getName())
-              : roles.get(key(scope, ref.getName()));
-      assertThat(rules)
-          .as("the role %s bound by %s", ref.getName(), binding.getMetadata().getName())
-          .isNotNull();
-      for (PolicyRule rule : rules) {
-        for (String group : rule.getApiGroups()) {
-          for (String resource : rule.getResources()) {
-            for (String verb : rule.getVerbs()) {
-              assertThat(List.of(group, resource, verb))
-                  .as("wildcards in deploy/rbac")
-                  .doesNotContain("*");
-              result.add(new Permission(verb, group, resource, scope));
-            }
-          }
-        }
-      }
-    }
-    grantedCache = result;
-    return result;
-  }
-
-  private static String key(String namespace, String name) {
-    return namespace + "/" + name;
+    // tag::rbac[]
+    RbacGrants grants = RbacGrants.read(DEPLOY.resolve("rbac"), SERVICE_ACCOUNT, SYSTEM);
+    RbacGrants.Check check = grants.check(requests);
+    assertThat(check.refused()).as("requests deploy/rbac does not allow").isEmpty();
+    assertThat(check.unused()).as("grants never used; used: %s", check.used()).isEmpty();
+    // end::rbac[]
+    assertThat(grants.granted())
+        .as("wildcards in deploy/rbac")
+        .noneMatch(g -> g.toString().contains("*"));
   }
 
   /** The example's status, read with the test's client (polling with kubectl would be slow). */

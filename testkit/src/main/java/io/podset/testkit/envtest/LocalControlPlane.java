@@ -1,12 +1,9 @@
 package io.podset.testkit.envtest;
 
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -15,11 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,13 +66,7 @@ final class LocalControlPlane implements RealApiServer {
 
   static LocalControlPlane start(Settings settings) {
     long startNanos = System.nanoTime();
-    Path workDir;
-    try {
-      workDir = Files.createTempDirectory("podset-envtest-");
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "cannot create a temporary directory for the control plane", e);
-    }
+    Path workDir = WorkDirectories.create();
     LocalControlPlane server = new LocalControlPlane(settings, workDir);
     Runtime.getRuntime().addShutdownHook(server.shutdownHook);
     try {
@@ -150,12 +139,7 @@ final class LocalControlPlane implements RealApiServer {
   @Override
   public Path writeKubeconfig(Path path) {
     Objects.requireNonNull(path, "path");
-    try {
-      Files.writeString(path, adminKubeconfig());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the kubeconfig to " + path, e);
-    }
-    return path;
+    return write(path, adminKubeconfig());
   }
 
   @Override
@@ -166,7 +150,10 @@ final class LocalControlPlane implements RealApiServer {
   @Override
   public Path writeKubeconfig(Path path, String namespace, String serviceAccount) {
     Objects.requireNonNull(path, "path");
-    String kubeconfig = serviceAccountKubeconfig(namespace, serviceAccount);
+    return write(path, serviceAccountKubeconfig(namespace, serviceAccount));
+  }
+
+  private static Path write(Path path, String kubeconfig) {
     try {
       Files.writeString(path, kubeconfig);
     } catch (IOException e) {
@@ -179,36 +166,7 @@ final class LocalControlPlane implements RealApiServer {
     requireName(namespace, "namespace");
     requireName(serviceAccount, "serviceAccount");
     ControlPlaneProcesses p = running();
-    KubernetesClient admin = client();
-    try {
-      admin
-          .serviceAccounts()
-          .inNamespace(namespace)
-          .resource(
-              new ServiceAccountBuilder()
-                  .withNewMetadata()
-                  .withName(serviceAccount)
-                  .endMetadata()
-                  .build())
-          .create();
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 409) {
-        throw e;
-      }
-    }
-    String token =
-        admin
-            .serviceAccounts()
-            .inNamespace(namespace)
-            .withName(serviceAccount)
-            .tokenRequest(
-                new TokenRequestBuilder()
-                    .withNewSpec()
-                    .withExpirationSeconds(3600L)
-                    .endSpec()
-                    .build())
-            .getStatus()
-            .getToken();
+    String token = ServiceAccountTokens.token(client(), namespace, serviceAccount);
     String user = "system:serviceaccount:" + namespace + ":" + serviceAccount;
     return Kubeconfigs.render(p.url(), p.caPem(), user, token, namespace);
   }
@@ -309,7 +267,7 @@ final class LocalControlPlane implements RealApiServer {
     if (toStop != null) {
       toStop.stop();
     }
-    deleteRecursively(workDir);
+    WorkDirectories.delete(workDir);
   }
 
   private ControlPlaneProcesses running() {
@@ -328,19 +286,6 @@ final class LocalControlPlane implements RealApiServer {
     Objects.requireNonNull(value, field);
     if (value.isBlank()) {
       throw new IllegalArgumentException(field + ": must not be blank");
-    }
-  }
-
-  private static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    } catch (IOException | UncheckedIOException e) {
-      log.warn("could not delete {} completely: {}", dir, e.toString());
     }
   }
 }

@@ -5,29 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.podset.runtime.client.LocalHttpServer;
 import io.podset.runtime.informer.Awaits;
 import io.podset.runtime.informer.InformerOptions;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,8 +28,7 @@ import org.junit.jupiter.api.Test;
 /** The streaming, pipelined pager against a minimal HTTP server serving scripted pages. */
 class HttpListPagerIT {
 
-  private HttpServer server;
-  private ExecutorService executor;
+  private LocalHttpServer server;
   private KubernetesClient client;
   private final List<String> queries = new CopyOnWriteArrayList<>();
   // Continue token ("" for the first page) -> what the server answers.
@@ -69,24 +61,13 @@ class HttpListPagerIT {
 
   @BeforeEach
   void startServer() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    executor = Executors.newFixedThreadPool(4);
-    server.setExecutor(executor);
-    server.createContext("/", this::handle);
-    server.start();
-    Config config =
-        new ConfigBuilder()
-            .withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort())
-            .withRequestRetryBackoffLimit(0)
-            .build();
-    client = new KubernetesClientBuilder().withConfig(config).build();
+    server = LocalHttpServer.start(4, this::handle);
+    client = server.client();
   }
 
   @AfterEach
   void stop() {
-    client.close();
-    server.stop(0);
-    executor.shutdownNow();
+    server.close();
   }
 
   private void handle(HttpExchange exchange) throws IOException {

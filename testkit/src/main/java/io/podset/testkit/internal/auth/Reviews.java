@@ -20,7 +20,7 @@ import io.podset.testkit.internal.http.ApiRequest;
 import io.podset.testkit.internal.http.ApiResponse;
 import io.podset.testkit.internal.resource.Json;
 import io.podset.testkit.internal.resource.StatusError;
-import io.podset.testkit.internal.write.ObjectWrites;
+import io.podset.testkit.internal.write.RequestBodies;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -145,7 +145,7 @@ final class Reviews {
   }
 
   private static <T> T parse(ApiRequest request, Class<T> type) {
-    ObjectNode body = ObjectWrites.parseObject(request);
+    ObjectNode body = RequestBodies.object(request);
     try {
       return Json.MAPPER.convertValue(body, type);
     } catch (IllegalArgumentException e) {

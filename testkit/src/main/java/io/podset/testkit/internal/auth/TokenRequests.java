@@ -12,7 +12,7 @@ import io.podset.testkit.internal.resource.Json;
 import io.podset.testkit.internal.resource.ResourceType;
 import io.podset.testkit.internal.resource.StatusError;
 import io.podset.testkit.internal.store.ObjectStore;
-import io.podset.testkit.internal.write.ObjectWrites;
+import io.podset.testkit.internal.write.RequestBodies;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -44,7 +44,7 @@ final class TokenRequests {
 
   /** Answers a TokenRequest for the ServiceAccount {@code namespace/name} (201). */
   ApiResponse create(String namespace, String name, ApiRequest request) {
-    ObjectNode body = ObjectWrites.parseObject(request);
+    ObjectNode body = RequestBodies.object(request);
     TokenRequest asked;
     try {
       asked = Json.MAPPER.convertValue(body, TokenRequest.class);

@@ -12,10 +12,7 @@ import io.podset.testkit.internal.write.DeleteOptions;
 import io.podset.testkit.internal.write.Deletions;
 import io.podset.testkit.internal.write.ObjectWrites;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -42,35 +39,32 @@ import java.util.Set;
  */
 public final class GarbageCollector implements ObjectStore.CommitListener {
 
-  /** Where one object lives. */
-  private record Location(String storageKey, String key) {}
-
   private final ObjectStore store;
   private final ResourceRegistry registry;
   private final ObjectWrites writes;
-  // Guarded by the store lock: uid -> location of every stored object.
-  private final Map<String, Location> byUid = new HashMap<>();
-  // Guarded by the store lock: owner uid -> locations of the objects that reference it.
-  private final Map<String, Set<Location>> dependents = new HashMap<>();
+  // Guarded by the store lock.
+  private final OwnerIndex owners = new OwnerIndex();
+  private final NamespaceTermination namespaces;
 
   public GarbageCollector(ObjectStore store, ResourceRegistry registry, ObjectWrites writes) {
     this.store = Objects.requireNonNull(store, "store");
     this.registry = Objects.requireNonNull(registry, "registry");
     this.writes = Objects.requireNonNull(writes, "writes");
+    this.namespaces = new NamespaceTermination(store, registry, writes);
   }
 
   @Override
   public void committed(StoredEvent event) {
-    Location here = new Location(event.storageKey(), event.key());
+    OwnerIndex.Location here = new OwnerIndex.Location(event.storageKey(), event.key());
     ObjectNode object = event.type() == StoredEvent.Type.DELETED ? null : event.object();
     ObjectNode previous = event.previous();
-    index(here, previous, object);
+    owners.index(here, previous, object);
     if (object == null) {
       ownerGone(uid(previous));
-      ownersToRecheck(previous).forEach(this::processDeletingOwner);
+      owners.ownersToRecheck(previous).forEach(this::processDeletingOwner);
       String namespace = Json.namespace(previous);
       if (namespace != null) {
-        processNamespace(namespace);
+        namespaces.process(namespace);
       }
       return;
     }
@@ -79,73 +73,25 @@ public final class GarbageCollector implements ObjectStore.CommitListener {
       if (finalizers.contains(Deletions.ORPHAN) || finalizers.contains(Deletions.FOREGROUND)) {
         processDeletingOwner(uid(object));
       }
-      if (event.storageKey().equals(NAMESPACES) && !Deletions.deleting(previous)) {
-        processNamespace(Json.name(object));
+      if (event.storageKey().equals(NamespaceTermination.NAMESPACES)
+          && !Deletions.deleting(previous)) {
+        namespaces.process(Json.name(object));
       }
     }
-    if (previous != null && !refUids(previous).equals(refUids(object))) {
-      ownersToRecheck(previous).forEach(this::processDeletingOwner);
+    if (previous != null && !OwnerIndex.refUids(previous).equals(OwnerIndex.refUids(object))) {
+      owners.ownersToRecheck(previous).forEach(this::processDeletingOwner);
     }
     if (!object.path("metadata").path("ownerReferences").isEmpty()) {
       processDependent(here);
     }
   }
 
-  static final String NAMESPACES = "/namespaces";
-
-  private void index(Location here, ObjectNode previous, ObjectNode object) {
-    if (previous != null) {
-      for (String owner : refUids(previous)) {
-        Set<Location> set = dependents.get(owner);
-        if (set != null) {
-          set.remove(here);
-          if (set.isEmpty()) {
-            dependents.remove(owner);
-          }
-        }
-      }
-      if (object == null) {
-        byUid.remove(uid(previous));
-      }
-    }
-    if (object != null) {
-      byUid.put(uid(object), here);
-      for (String owner : refUids(object)) {
-        dependents.computeIfAbsent(owner, k -> new LinkedHashSet<>()).add(here);
-      }
-    }
-  }
-
-  private static Set<String> refUids(JsonNode object) {
-    Set<String> uids = new LinkedHashSet<>();
-    if (object != null) {
-      for (JsonNode ref : object.path("metadata").path("ownerReferences")) {
-        uids.add(ref.path("uid").asText());
-      }
-    }
-    return uids;
-  }
-
-  /** The owners of {@code object} that are being deleted and may wait for it. */
-  private List<String> ownersToRecheck(JsonNode object) {
-    List<String> owners = new ArrayList<>();
-    for (String uid : refUids(object)) {
-      if (byUid.containsKey(uid)) {
-        owners.add(uid);
-      }
-    }
-    return owners;
-  }
-
   private void ownerGone(String uid) {
-    Set<Location> set = dependents.get(uid);
-    if (set != null) {
-      List.copyOf(set).forEach(this::processDependent);
-    }
+    owners.dependents(uid).forEach(this::processDependent);
   }
 
   /** Deletes a dependent whose owners are gone, or drops its references to absent owners. */
-  private void processDependent(Location location) {
+  private void processDependent(OwnerIndex.Location location) {
     ObjectNode object = store.get(location.storageKey(), location.key());
     if (object == null || object.path("metadata").path("ownerReferences").isEmpty()) {
       return;
@@ -182,7 +128,7 @@ public final class GarbageCollector implements ObjectStore.CommitListener {
     String policy = "Background";
     if (own.contains(Deletions.ORPHAN)) {
       policy = "Orphan";
-    } else if (own.contains(Deletions.FOREGROUND) || hasDependents(uid(object))) {
+    } else if (own.contains(Deletions.FOREGROUND) || owners.hasDependents(uid(object))) {
       policy = waitingOwner(object) ? "Foreground" : "Background";
     }
     writes.deleteObject(type, location.key(), new DeleteOptions(null, policy, null, null, false));
@@ -190,7 +136,7 @@ public final class GarbageCollector implements ObjectStore.CommitListener {
 
   /** Whether one of the object's owners is being deleted in the foreground. */
   private boolean waitingOwner(ObjectNode object) {
-    for (String uid : refUids(object)) {
+    for (String uid : OwnerIndex.refUids(object)) {
       ObjectNode owner = owner(uid, Json.namespace(object));
       if (owner != null && Deletions.finalizers(owner).contains(Deletions.FOREGROUND)) {
         return true;
@@ -199,17 +145,12 @@ public final class GarbageCollector implements ObjectStore.CommitListener {
     return false;
   }
 
-  private boolean hasDependents(String uid) {
-    Set<Location> set = dependents.get(uid);
-    return set != null && !set.isEmpty();
-  }
-
   /**
    * The owner with {@code uid} as seen from a dependent in {@code namespace} (null when
    * cluster-scoped), or null when it is absent or in another namespace.
    */
   private ObjectNode owner(String uid, String namespace) {
-    Location location = byUid.get(uid);
+    OwnerIndex.Location location = owners.location(uid);
     if (location == null) {
       return null;
     }
@@ -226,7 +167,7 @@ public final class GarbageCollector implements ObjectStore.CommitListener {
 
   /** Foreground: deletes dependents, then drops the finalizer. Orphan: unlinks, then drops it. */
   private void processDeletingOwner(String uid) {
-    Location location = byUid.get(uid);
+    OwnerIndex.Location location = owners.location(uid);
     if (location == null) {
       return;
     }
@@ -235,9 +176,9 @@ public final class GarbageCollector implements ObjectStore.CommitListener {
       return;
     }
     Set<String> finalizers = Deletions.finalizers(owner);
-    List<Location> deps = List.copyOf(dependents.getOrDefault(uid, Set.of()));
+    List<OwnerIndex.Location> deps = owners.dependents(uid);
     if (finalizers.contains(Deletions.ORPHAN)) {
-      for (Location dependent : deps) {
+      for (OwnerIndex.Location dependent : deps) {
         removeReferences(dependent, Set.of(uid));
       }
       removeFinalizer(location, uid, Deletions.ORPHAN);
@@ -246,10 +187,10 @@ public final class GarbageCollector implements ObjectStore.CommitListener {
     if (!finalizers.contains(Deletions.FOREGROUND)) {
       return;
     }
-    for (Location dependent : deps) {
+    for (OwnerIndex.Location dependent : deps) {
       processDependent(dependent);
     }
-    for (Location dependent : List.copyOf(dependents.getOrDefault(uid, Set.of()))) {
+    for (OwnerIndex.Location dependent : owners.dependents(uid)) {
       ObjectNode object = store.get(dependent.storageKey(), dependent.key());
       if (object != null && blocks(object, uid)) {
         return;
@@ -268,7 +209,7 @@ public final class GarbageCollector implements ObjectStore.CommitListener {
     return false;
   }
 
-  private void removeReferences(Location location, Set<String> ownerUids) {
+  private void removeReferences(OwnerIndex.Location location, Set<String> ownerUids) {
     store.write(
         location.storageKey(),
         location.key(),
@@ -293,7 +234,7 @@ public final class GarbageCollector implements ObjectStore.CommitListener {
         });
   }
 
-  private void removeFinalizer(Location location, String uid, String finalizer) {
+  private void removeFinalizer(OwnerIndex.Location location, String uid, String finalizer) {
     store.write(
         location.storageKey(),
         location.key(),
@@ -316,48 +257,6 @@ public final class GarbageCollector implements ObjectStore.CommitListener {
           }
           return Deletions.finished(next) ? null : next;
         });
-  }
-
-  /** Deletes the contents of a terminating namespace; removes it once it is empty. */
-  private void processNamespace(String name) {
-    ObjectNode namespace = store.get(NAMESPACES, name);
-    if (namespace == null || !Deletions.deleting(namespace)) {
-      return;
-    }
-    boolean empty = true;
-    for (ResourceType type : registry.all()) {
-      if (!type.namespaced()) {
-        continue;
-      }
-      for (ObjectNode object : store.list(type.storageKey(), name + "/", null).objects()) {
-        empty = false;
-        if (!Deletions.deleting(object)) {
-          writes.deleteObject(type, ObjectStore.key(name, Json.name(object)), DeleteOptions.NONE);
-        }
-      }
-    }
-    if (!empty && !contentsGone(name)) {
-      return;
-    }
-    store.write(
-        NAMESPACES,
-        name,
-        current ->
-            current != null
-                    && Deletions.deleting(current)
-                    && Deletions.finalizers(current).isEmpty()
-                ? null
-                : current);
-  }
-
-  private boolean contentsGone(String namespace) {
-    for (ResourceType type : registry.all()) {
-      if (type.namespaced()
-          && !store.list(type.storageKey(), namespace + "/", null).objects().isEmpty()) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private ResourceType typeOf(String storageKey) {

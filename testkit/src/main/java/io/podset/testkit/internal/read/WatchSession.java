@@ -9,6 +9,7 @@ import io.podset.testkit.internal.resource.StatusError;
 import io.podset.testkit.internal.store.FieldSelector;
 import io.podset.testkit.internal.store.LabelSelector;
 import io.podset.testkit.internal.store.ObjectStore;
+import io.podset.testkit.internal.store.StoreWatcher;
 import io.podset.testkit.internal.store.StoredEvent;
 import io.podset.testkit.internal.tables.Tables;
 import io.podset.testkit.internal.watch.WatchFrame;
@@ -21,7 +22,7 @@ import java.util.List;
  * transitions into ADDED/DELETED, renders events (objects or Table rows) and sends them to the
  * sink, with periodic bookmarks and the timeout. Events arrive under the store lock, in order.
  */
-public final class WatchSession implements ObjectStore.StoreWatcher {
+public final class WatchSession implements StoreWatcher {
 
   /** What the client asked for. */
   public record Options(

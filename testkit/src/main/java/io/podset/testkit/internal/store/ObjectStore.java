@@ -2,12 +2,9 @@ package io.podset.testkit.internal.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.podset.testkit.internal.resource.Json;
-import io.podset.testkit.internal.resource.ResourceRegistry;
 import io.podset.testkit.internal.resource.StatusError;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -37,20 +34,6 @@ public final class ObjectStore {
     ObjectNode apply(ObjectNode current);
   }
 
-  /** Receives the changes of one resource, under the store lock, in revision order. */
-  public interface StoreWatcher {
-    void event(StoredEvent event);
-
-    /** Called once after the synthetic initial events (watches started without a revision). */
-    default void initialEventsEnd(long resourceVersion) {}
-
-    /** A periodic progress notification: every change up to the revision was delivered. */
-    default void bookmark(long resourceVersion) {}
-
-    /** Ends the watch from the server side (called without the store lock). */
-    default void terminate() {}
-  }
-
   /** Called after each commit, under the store lock (CRD registration, later GC). */
   public interface CommitListener {
     void committed(StoredEvent event);
@@ -67,27 +50,21 @@ public final class ObjectStore {
   public record ListSnapshot(long resourceVersion, List<ObjectNode> objects) {}
 
   private final Object lock = new Object();
-  private final int historyWindow;
   // Guarded by lock: the last assigned revision; strictly increasing.
   private long revision;
-  // Guarded by lock: watches may resume from, and lists read at, any revision >= compacted.
-  private long compacted;
   // Guarded by lock: storage key -> object key -> immutable object.
   private final Map<String, NavigableMap<String, ObjectNode>> objects = new HashMap<>();
   // Guarded by lock: storage key -> object key -> the change that stored the current object (its
   // object() is the one in objects), whose serialized form GETs share. Same keys as objects.
   private final Map<String, Map<String, StoredEvent>> lastChanges = new HashMap<>();
-  // Guarded by lock: the newest changes, oldest first, at most historyWindow of them.
-  private final ArrayDeque<StoredEvent> history = new ArrayDeque<>();
+  // Guarded by lock: the newest changes, for watch resumption and lists at a revision.
+  private final ChangeHistory history;
   // Guarded by lock: storage key -> open watches.
   private final Map<String, List<StoreWatcher>> watchers = new HashMap<>();
   private final List<CommitListener> listeners = new CopyOnWriteArrayList<>();
 
   public ObjectStore(int historyWindow) {
-    if (historyWindow < 1) {
-      throw new IllegalArgumentException("historyWindow must be positive: " + historyWindow);
-    }
-    this.historyWindow = historyWindow;
+    this.history = new ChangeHistory(historyWindow);
   }
 
   public void addCommitListener(CommitListener listener) {
@@ -194,10 +171,7 @@ public final class ObjectStore {
   }
 
   private void commit(StoredEvent event) {
-    history.addLast(event);
-    while (history.size() > historyWindow) {
-      compacted = history.removeFirst().resourceVersion();
-    }
+    history.append(event);
     for (StoreWatcher watcher : watchers.getOrDefault(event.storageKey(), List.of())) {
       watcher.event(event);
     }
@@ -223,7 +197,7 @@ public final class ObjectStore {
         throw StatusError.tooLargeResourceVersion(at, revision);
       }
       if (at < revision) {
-        map = stateAt(storageKey, map, at);
+        map = history.stateAt(storageKey, map, at);
       }
       List<ObjectNode> result = new ArrayList<>();
       NavigableMap<String, ObjectNode> tail =
@@ -238,31 +212,6 @@ public final class ObjectStore {
       }
       return new ListSnapshot(at, result);
     }
-  }
-
-  private NavigableMap<String, ObjectNode> stateAt(
-      String storageKey, NavigableMap<String, ObjectNode> current, long at) {
-    if (at < compacted) {
-      throw StatusError.gone(
-          "The resourceVersion for the provided list is too old: " + at + " (" + compacted + ")");
-    }
-    NavigableMap<String, ObjectNode> state = new TreeMap<>(current);
-    Iterator<StoredEvent> newestFirst = history.descendingIterator();
-    while (newestFirst.hasNext()) {
-      StoredEvent event = newestFirst.next();
-      if (event.resourceVersion() <= at) {
-        break;
-      }
-      if (!event.storageKey().equals(storageKey)) {
-        continue;
-      }
-      if (event.type() == StoredEvent.Type.ADDED) {
-        state.remove(event.key());
-      } else {
-        state.put(event.key(), event.previous());
-      }
-    }
-    return state;
   }
 
   /**
@@ -285,15 +234,7 @@ public final class ObjectStore {
         }
         watcher.initialEventsEnd(revision);
       } else {
-        if (fromRevision < compacted) {
-          throw StatusError.gone(
-              "too old resource version: " + fromRevision + " (" + compacted + ")");
-        }
-        for (StoredEvent event : history) {
-          if (event.resourceVersion() > fromRevision && event.storageKey().equals(storageKey)) {
-            watcher.event(event);
-          }
-        }
+        history.since(storageKey, fromRevision).forEach(watcher::event);
       }
       watchers.computeIfAbsent(storageKey, k -> new CopyOnWriteArrayList<>()).add(watcher);
       return () -> {
@@ -317,8 +258,7 @@ public final class ObjectStore {
   /** Drops the whole history: every watch resume or exact list before now gets 410. */
   public void compact() {
     synchronized (lock) {
-      history.clear();
-      compacted = revision;
+      history.compact(revision);
     }
   }
 
@@ -347,34 +287,7 @@ public final class ObjectStore {
    */
   public void restore(Map<String, Map<String, ObjectNode>> target) {
     synchronized (lock) {
-      List<String> storageKeys = new ArrayList<>(objects.keySet());
-      target.keySet().stream().filter(k -> !storageKeys.contains(k)).forEach(storageKeys::add);
-      storageKeys.sort(
-          (a, b) ->
-              Boolean.compare(
-                  !a.equals(ResourceRegistry.CRD_STORAGE),
-                  !b.equals(ResourceRegistry.CRD_STORAGE)));
-      // Commit listeners (garbage collection) may undo a step; later passes repair that, up to
-      // three in all, stopping at the first pass that changes nothing.
-      for (int pass = 0; pass < 3; pass++) {
-        boolean changed = false;
-        for (String storageKey : storageKeys) {
-          Map<String, ObjectNode> wanted = target.getOrDefault(storageKey, Map.of());
-          NavigableMap<String, ObjectNode> present = objects.get(storageKey);
-          for (String key : present == null ? List.<String>of() : List.copyOf(present.keySet())) {
-            if (!wanted.containsKey(key)) {
-              changed |= write(storageKey, key, current -> null).changed();
-            }
-          }
-          for (Map.Entry<String, ObjectNode> e : wanted.entrySet()) {
-            ObjectNode object = e.getValue();
-            changed |= write(storageKey, e.getKey(), current -> object.deepCopy()).changed();
-          }
-        }
-        if (!changed) {
-          return;
-        }
-      }
+      StoreRestore.restore(this, target);
     }
   }
 

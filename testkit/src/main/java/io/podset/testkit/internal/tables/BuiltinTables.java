@@ -3,12 +3,10 @@ package io.podset.testkit.internal.tables;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.podset.testkit.internal.resource.Json;
 import io.podset.testkit.internal.resource.ResourceType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 
@@ -83,7 +81,7 @@ public enum BuiltinTables {
       }
       cells.add(String.join(",", names));
       cells.add(String.join(",", images));
-      cells.add(selector(d.path("spec").path("selector")));
+      cells.add(CellFormats.selector(d.path("spec").path("selector")));
     }
   },
   SERVICES("", "Service") {
@@ -114,7 +112,7 @@ public enum BuiltinTables {
       cells.add(type);
       cells.add(
           spec.path("clusterIPs").isEmpty() ? "<none>" : spec.path("clusterIPs").get(0).asText());
-      cells.add(externalIp(s, type));
+      cells.add(CellFormats.externalIps(s, type));
       List<String> ports = new ArrayList<>();
       for (JsonNode p : spec.path("ports")) {
         String protocol = p.path("protocol").asText("");
@@ -125,38 +123,7 @@ public enum BuiltinTables {
       }
       cells.add(ports.isEmpty() ? "<none>" : String.join(",", ports));
       cells.add(age(s, now));
-      cells.add(labels(spec.path("selector")));
-    }
-
-    private String externalIp(ObjectNode s, String type) {
-      List<String> external = new ArrayList<>();
-      s.path("spec").path("externalIPs").forEach(ip -> external.add(ip.asText()));
-      switch (type) {
-        case "ClusterIP", "NodePort" -> {
-          return external.isEmpty() ? "<none>" : String.join(",", external);
-        }
-        case "LoadBalancer" -> {
-          TreeSet<String> balancers = new TreeSet<>();
-          for (JsonNode ingress : s.path("status").path("loadBalancer").path("ingress")) {
-            String ip = ingress.path("ip").asText("");
-            String host = ingress.path("hostname").asText("");
-            if (!ip.isEmpty()) {
-              balancers.add(ip);
-            } else if (!host.isEmpty()) {
-              balancers.add(host);
-            }
-          }
-          List<String> all = new ArrayList<>(balancers);
-          all.addAll(external);
-          return all.isEmpty() ? "<pending>" : String.join(",", all);
-        }
-        case "ExternalName" -> {
-          return s.path("spec").path("externalName").asText("");
-        }
-        default -> {
-          return "<unknown>";
-        }
-      }
+      cells.add(CellFormats.labels(spec.path("selector")));
     }
   },
   NODES("", "Node") {
@@ -209,21 +176,12 @@ public enum BuiltinTables {
       cells.add(roles.isEmpty() ? "<none>" : String.join(",", roles));
       cells.add(age(n, now));
       cells.add(info.path("kubeletVersion").asText(""));
-      cells.add(address(n, "InternalIP"));
-      cells.add(address(n, "ExternalIP"));
+      cells.add(CellFormats.address(n, "InternalIP"));
+      cells.add(CellFormats.address(n, "ExternalIP"));
       for (String field : List.of("osImage", "kernelVersion", "containerRuntimeVersion")) {
         String value = info.path(field).asText("");
         cells.add(value.isEmpty() ? "<unknown>" : value);
       }
-    }
-
-    private String address(ObjectNode n, String type) {
-      for (JsonNode a : n.path("status").path("addresses")) {
-        if (a.path("type").asText().equals(type)) {
-          return a.path("address").asText();
-        }
-      }
-      return "<none>";
     }
   };
 
@@ -265,44 +223,5 @@ public enum BuiltinTables {
 
   static String age(JsonNode object, Instant now) {
     return Tables.age(object.path("metadata").path("creationTimestamp").asText(""), now);
-  }
-
-  /** {@code labels.FormatLabels}: sorted {@code k=v} pairs, or {@code <none>}. */
-  static String labels(JsonNode map) {
-    List<String> pairs = new ArrayList<>();
-    new java.util.TreeMap<String, String>(
-            Json.MAPPER.convertValue(map.isObject() ? map : Json.object(), Map.class))
-        .forEach((k, v) -> pairs.add(k + "=" + v));
-    return pairs.isEmpty() ? "<none>" : String.join(",", pairs);
-  }
-
-  /** A label selector as {@code labels.Selector.String()} writes it, requirements sorted by key. */
-  static String selector(JsonNode selector) {
-    java.util.TreeMap<String, List<String>> byKey = new java.util.TreeMap<>();
-    selector
-        .path("matchLabels")
-        .properties()
-        .forEach(
-            e ->
-                byKey
-                    .computeIfAbsent(e.getKey(), k -> new ArrayList<>())
-                    .add(e.getKey() + "=" + e.getValue().asText()));
-    for (JsonNode r : selector.path("matchExpressions")) {
-      String key = r.path("key").asText();
-      TreeSet<String> values = new TreeSet<>();
-      r.path("values").forEach(v -> values.add(v.asText()));
-      String text =
-          switch (r.path("operator").asText()) {
-            case "In" -> key + " in (" + String.join(",", values) + ")";
-            case "NotIn" -> key + " notin (" + String.join(",", values) + ")";
-            case "Exists" -> key;
-            case "DoesNotExist" -> "!" + key;
-            default -> "<invalid>";
-          };
-      byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(text);
-    }
-    List<String> parts = new ArrayList<>();
-    byKey.values().forEach(parts::addAll);
-    return String.join(",", parts);
   }
 }

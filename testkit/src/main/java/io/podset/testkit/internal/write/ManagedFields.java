@@ -63,14 +63,13 @@ final class ManagedFields {
     if (base != null) {
       base.forEach(e -> entries.add((ObjectNode) e.deepCopy()));
     }
-    Set<List<String>> after = ServerSideApply.fields(type, next, status);
+    Set<List<String>> after = FieldPaths.fields(type, next, status);
     Set<List<String>> before =
-        current == null ? Set.of() : ServerSideApply.fields(type, current, status);
+        current == null ? Set.of() : FieldPaths.fields(type, current, status);
     Set<List<String>> changed = new LinkedHashSet<>();
     for (List<String> field : after) {
       if (!before.contains(field)
-          || !ServerSideApply.valueAt(current, field)
-              .equals(ServerSideApply.valueAt(next, field))) {
+          || !FieldPaths.valueAt(current, field).equals(FieldPaths.valueAt(next, field))) {
         changed.add(field);
       }
     }
@@ -80,7 +79,7 @@ final class ManagedFields {
     ObjectNode mine = null;
     List<ObjectNode> kept = new ArrayList<>();
     for (ObjectNode entry : entries) {
-      Set<List<String>> owned = ServerSideApply.parse(entry.path("fieldsV1"));
+      Set<List<String>> owned = FieldPaths.parse(entry.path("fieldsV1"));
       boolean same =
           entry.path("manager").asText().equals(manager)
               && entry.path("operation").asText().equals("Update")
@@ -93,7 +92,7 @@ final class ManagedFields {
         owned.removeAll(changed);
       }
       if (!owned.isEmpty()) {
-        entry.set("fieldsV1", ServerSideApply.render(owned));
+        entry.set("fieldsV1", FieldPaths.render(owned));
         kept.add(entry);
       }
     }
@@ -103,7 +102,7 @@ final class ManagedFields {
       mine.put("operation", "Update");
       mine.put("apiVersion", type.apiVersion());
       mine.put("fieldsType", "FieldsV1");
-      mine.set("fieldsV1", ServerSideApply.render(changed));
+      mine.set("fieldsV1", FieldPaths.render(changed));
       if (status) {
         mine.put("subresource", "status");
       }
