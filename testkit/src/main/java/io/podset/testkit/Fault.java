@@ -6,8 +6,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link FaultRule} does to a matching request: answer with an error {@code Status}, add
- * latency, compact the history first, or (for watches) end the stream, or hold back or delay its
- * events.
+ * latency, compact the history first, break the connection in the middle of the answer, or (for
+ * watches) end the stream, or hold back or delay its events.
  *
  * <p>Immutable.
  */
@@ -19,6 +19,7 @@ public final class Fault {
     LATENCY,
     COMPACT_HISTORY,
     DROP_WATCH,
+    CUT_RESPONSE,
     HOLD_EVENTS,
     DELAY_EVENTS
   }
@@ -131,7 +132,8 @@ public final class Fault {
 
   /**
    * Forgets the change history, then serves the request: a watch resuming from an older revision
-   * gets an ERROR event with 410, as after an etcd compaction.
+   * gets an ERROR event with 410, as after an etcd compaction. Only the {@link FakeApiServer} has a
+   * history to forget: a {@link FaultProxy} refuses the rule.
    */
   public static Fault compactHistory() {
     return new Fault(Kind.COMPACT_HISTORY, 0, null, null, null);
@@ -144,6 +146,18 @@ public final class Fault {
    */
   public static Fault dropWatch() {
     return new Fault(Kind.DROP_WATCH, 0, null, null, null);
+  }
+
+  /**
+   * Breaks the connection in the middle of the answer, as a network failure would: a complete
+   * response sends its status, its headers (with the whole body's {@code Content-Length}) and half
+   * its body, then the connection closes (HTTP/2: the stream is reset); a watch opens, then breaks
+   * in the middle of its next event (half of its JSON line is sent). The request itself is served:
+   * a write is done although its client sees a failure. Over WebSocket a watch just closes (a
+   * message cannot be sent in part).
+   */
+  public static Fault cutResponse() {
+    return new Fault(Kind.CUT_RESPONSE, 0, null, null, null);
   }
 
   /**
@@ -215,6 +229,7 @@ public final class Fault {
       case LATENCY -> "latency " + requiredDuration().toMillis() + " ms";
       case COMPACT_HISTORY -> "compact history";
       case DROP_WATCH -> "drop watch";
+      case CUT_RESPONSE -> "cut response";
       case HOLD_EVENTS -> "hold events";
       case DELAY_EVENTS -> "delay events " + requiredDuration().toMillis() + " ms";
     };

@@ -4,17 +4,17 @@ import io.podset.runtime.time.Clock;
 import io.podset.testkit.internal.http.ApiRequest;
 import io.podset.testkit.internal.http.ApiResponse;
 import io.podset.testkit.internal.http.ApiResult;
+import io.podset.testkit.internal.http.CutResponse;
 import io.podset.testkit.internal.http.RequestFilter;
 import io.podset.testkit.internal.http.RequestInfo;
 import io.podset.testkit.internal.http.WatchResult;
-import io.podset.testkit.internal.resource.ResourceRegistry;
 import io.podset.testkit.internal.resource.StatusError;
-import io.podset.testkit.internal.store.ObjectStore;
 import io.podset.testkit.internal.watch.WatchFrame;
 import io.podset.testkit.internal.watch.WatchSink;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;
@@ -23,29 +23,40 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The {@link FaultInjector}: a request filter that applies request faults, and a wrapper around
- * every watch stream that applies event faults (hold back, delay) and can end the stream.
+ * every watch stream that applies event faults (hold back, delay) and can end or break the stream.
+ * The same filter serves the {@link FakeApiServer} and the {@link FaultProxy}: what differs is how
+ * a request is resolved to the {@link RequestInfo} the rules match on, and whether there is a
+ * history to compact.
  */
 final class FaultFilter implements RequestFilter, FaultInjector {
 
   private static final Logger LOG = LoggerFactory.getLogger(FaultFilter.class);
 
-  private final ResourceRegistry registry;
-  private final ObjectStore store;
+  private final Function<ApiRequest, RequestInfo> resolver;
+  // Null when the server behind keeps no history this process can forget (a proxy).
+  private final @Nullable Runnable compactor;
   private final Clock clock;
   // Newest first.
   private final List<Installed> rules = new CopyOnWriteArrayList<>();
   private final Set<ControlledSink> watches = new CopyOnWriteArraySet<>();
   private final AtomicLong injected = new AtomicLong();
 
-  FaultFilter(ResourceRegistry registry, ObjectStore store, Clock clock) {
-    this.registry = Objects.requireNonNull(registry, "registry");
-    this.store = Objects.requireNonNull(store, "store");
+  /**
+   * @param resolver what a request addresses
+   * @param compactor forgets the change history ({@link Fault#compactHistory()}); null if the
+   *     server behind has none to forget, and such rules are refused
+   */
+  FaultFilter(
+      Function<ApiRequest, RequestInfo> resolver, @Nullable Runnable compactor, Clock clock) {
+    this.resolver = Objects.requireNonNull(resolver, "resolver");
+    this.compactor = compactor;
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
@@ -113,7 +124,14 @@ final class FaultFilter implements RequestFilter, FaultInjector {
 
   @Override
   public Handle add(FaultRule rule) {
-    Installed installed = new Installed(Objects.requireNonNull(rule, "rule"));
+    Objects.requireNonNull(rule, "rule");
+    if (compactor == null && rule.fault().kind() == Fault.Kind.COMPACT_HISTORY) {
+      throw new IllegalArgumentException(
+          "a compactHistory fault needs the fake API server's history; this server cannot forget"
+              + " the history of the one behind it: "
+              + rule);
+    }
+    Installed installed = new Installed(rule);
     rules.add(0, installed);
     LOG.debug("Fault rule added: {}", rule);
     return installed;
@@ -167,7 +185,7 @@ final class FaultFilter implements RequestFilter, FaultInjector {
 
   @Override
   public ApiResult filter(ApiRequest request, Chain next) {
-    RequestInfo info = RequestInfo.of(request, registry);
+    RequestInfo info = resolver.apply(request);
     boolean nonResource = info.resource() == null;
     for (Installed rule : rules) {
       Fault fault = rule.rule.fault();
@@ -192,20 +210,33 @@ final class FaultFilter implements RequestFilter, FaultInjector {
           continue;
         }
         case COMPACT_HISTORY -> {
-          store.compact();
+          // add() refuses such rules without a compactor.
+          Objects.requireNonNull(compactor, "compactor").run();
           continue;
         }
         case DROP_WATCH -> {
-          return dropping(next.proceed(request), info, request.header("user-agent"));
+          return controlled(next.proceed(request), info, request.header("user-agent"), End.AT_ONCE);
+        }
+        case CUT_RESPONSE -> {
+          ApiResult result = next.proceed(request);
+          if (result instanceof ApiResponse response) {
+            return CutResponse.half(response);
+          }
+          return controlled(result, info, request.header("user-agent"), End.CUT_NEXT_EVENT);
         }
         case HOLD_EVENTS, DELAY_EVENTS -> throw new IllegalStateException("event fault");
       }
     }
-    ApiResult result = next.proceed(request);
-    if (result instanceof WatchResult watch) {
-      return controlled(watch, info, request.header("user-agent"), false);
-    }
-    return result;
+    return controlled(next.proceed(request), info, request.header("user-agent"), End.NORMALLY);
+  }
+
+  /** How a watch behind the rules ends, besides the client's or the server's end. */
+  private enum End {
+    NORMALLY,
+    /** At once, as the stream opens: a dropped watch. */
+    AT_ONCE,
+    /** In the middle of the next event: a cut. */
+    CUT_NEXT_EVENT
   }
 
   private static ApiResponse respond(Fault fault, RequestInfo info) {
@@ -253,22 +284,19 @@ final class FaultFilter implements RequestFilter, FaultInjector {
     }
   }
 
-  private ApiResult dropping(ApiResult result, RequestInfo info, String userAgent) {
-    if (result instanceof WatchResult watch) {
-      return controlled(watch, info, userAgent, true);
+  /** A watch result behind the rules (other results as they are). */
+  private ApiResult controlled(ApiResult result, RequestInfo info, String userAgent, End end) {
+    if (!(result instanceof WatchResult watch)) {
+      return result;
     }
-    return result;
-  }
-
-  private WatchResult controlled(
-      WatchResult watch, RequestInfo info, String userAgent, boolean dropAtOnce) {
     return new WatchResult(
         sink -> {
-          ControlledSink controlled = new ControlledSink(sink, info, userAgent);
+          ControlledSink controlled =
+              new ControlledSink(sink, info, userAgent, end == End.CUT_NEXT_EVENT);
           watches.add(controlled);
           Runnable stop = watch.opener().open(controlled);
           controlled.stopWith(stop);
-          if (dropAtOnce) {
+          if (end == End.AT_ONCE) {
             controlled.drop();
           }
           return controlled::drop;
@@ -289,12 +317,14 @@ final class FaultFilter implements RequestFilter, FaultInjector {
 
   /**
    * One watch stream behind the fault rules: passes events through, holds them back or delays them,
-   * in order. Sends arrive under the store lock and never block.
+   * in order, or breaks the stream at its next event. Sends arrive under the store lock (or from
+   * the proxy's upstream reader) and never block.
    */
   private final class ControlledSink implements WatchSink {
     private final WatchSink sink;
     private final RequestInfo info;
     private final String userAgent;
+    private final boolean cutAtNextEvent;
     private final Object lock = new Object();
     // Guarded by lock: events not yet delivered, oldest first; each delayed one has its due time.
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
@@ -305,10 +335,11 @@ final class FaultFilter implements RequestFilter, FaultInjector {
 
     private record Pending(WatchFrame event, long dueNanos) {}
 
-    ControlledSink(WatchSink sink, RequestInfo info, String userAgent) {
+    ControlledSink(WatchSink sink, RequestInfo info, String userAgent, boolean cutAtNextEvent) {
       this.sink = sink;
       this.info = info;
       this.userAgent = userAgent;
+      this.cutAtNextEvent = cutAtNextEvent;
     }
 
     void stopWith(Runnable handle) {
@@ -326,6 +357,11 @@ final class FaultFilter implements RequestFilter, FaultInjector {
     public void send(WatchFrame event) {
       synchronized (lock) {
         if (closed) {
+          return;
+        }
+        if (cutAtNextEvent) {
+          byte[] line = event.line();
+          abort(Arrays.copyOf(line, line.length / 2));
           return;
         }
         List<Installed> active = eventRules(info, userAgent);
@@ -390,6 +426,24 @@ final class FaultFilter implements RequestFilter, FaultInjector {
       }
       watches.remove(this);
       sink.close();
+    }
+
+    /**
+     * Breaks the client's stream; the transport's close handler then stops the watch behind (as
+     * when the client goes away), so nothing is stopped here, under the store lock.
+     */
+    @Override
+    public void abort(byte[] partial) {
+      synchronized (lock) {
+        if (closed) {
+          // Dropped or closed: the stream behind failing as it stops is no news to the client.
+          return;
+        }
+        closed = true;
+        queue.clear();
+      }
+      watches.remove(this);
+      sink.abort(partial);
     }
 
     /** Ends the stream from the server side. */

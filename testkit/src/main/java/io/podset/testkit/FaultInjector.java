@@ -4,9 +4,10 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Fault injection into a running {@link FakeApiServer}: rules added and removed at any time, each
- * counting the faults it injected. Rules are checked newest first; the first one that fires on a
- * request decides its fault (event faults apply to watch streams alongside).
+ * Fault injection into a running {@link FakeApiServer} or {@link FaultProxy}: rules added and
+ * removed at any time, each counting the faults it injected. Rules are checked newest first; the
+ * first one that fires on a request decides its fault (event faults apply to watch streams
+ * alongside).
  *
  * <p>Thread-safe.
  */

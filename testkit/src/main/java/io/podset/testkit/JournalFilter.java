@@ -5,7 +5,6 @@ import io.podset.testkit.internal.http.ApiRequest;
 import io.podset.testkit.internal.http.ApiResult;
 import io.podset.testkit.internal.http.RequestFilter;
 import io.podset.testkit.internal.http.RequestInfo;
-import io.podset.testkit.internal.resource.ResourceRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -13,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -27,7 +27,7 @@ final class JournalFilter implements RequestFilter, RequestJournal {
   /** The fault injected into the request being handled on this thread, if any. */
   private static final ThreadLocal<List<String>> CURRENT_FAULTS = new ThreadLocal<>();
 
-  private final ResourceRegistry registry;
+  private final Function<ApiRequest, RequestInfo> resolver;
   private final Clock clock;
   private final Object lock = new Object();
   // Guarded by lock: the newest records, oldest first, at most CAPACITY.
@@ -35,8 +35,11 @@ final class JournalFilter implements RequestFilter, RequestJournal {
   // Guarded by lock: the sequence number of the newest record ever added.
   private long sequence;
 
-  JournalFilter(ResourceRegistry registry, Clock clock) {
-    this.registry = Objects.requireNonNull(registry, "registry");
+  /**
+   * @param resolver what a request addresses (as the {@link FaultFilter} resolves it)
+   */
+  JournalFilter(Function<ApiRequest, RequestInfo> resolver, Clock clock) {
+    this.resolver = Objects.requireNonNull(resolver, "resolver");
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
@@ -67,7 +70,7 @@ final class JournalFilter implements RequestFilter, RequestJournal {
       CURRENT_FAULTS.set(previous);
     }
     Duration duration = Duration.ofNanos(System.nanoTime() - start);
-    RequestInfo info = RequestInfo.of(request, registry);
+    RequestInfo info = resolver.apply(request);
     String query =
         request.query().entrySet().stream()
             .sorted(Map.Entry.comparingByKey())

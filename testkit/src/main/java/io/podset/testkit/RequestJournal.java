@@ -3,9 +3,10 @@ package io.podset.testkit;
 import java.util.List;
 
 /**
- * The record of the requests a {@link FakeApiServer} answered, oldest first, with helpers to assert
- * on them. Requests made by the server itself (initial namespaces, {@code installCrds}, the {@link
- * SimulatedKubelet}) are not requests and are not recorded. The newest 100,000 records are kept.
+ * The record of the requests a {@link FakeApiServer} answered (or a {@link FaultProxy} passed on),
+ * oldest first, with helpers to assert on them. Requests made by the server itself (initial
+ * namespaces, {@code installCrds}, the {@link SimulatedKubelet}) are not requests and are not
+ * recorded. The newest 100,000 records are kept.
  *
  * <p>Thread-safe.
  */

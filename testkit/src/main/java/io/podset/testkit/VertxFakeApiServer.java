@@ -19,7 +19,8 @@ import io.podset.testkit.internal.controllers.KubeletSimulator;
 import io.podset.testkit.internal.http.ApiRequest;
 import io.podset.testkit.internal.http.ApiResponse;
 import io.podset.testkit.internal.http.ApiResult;
-import io.podset.testkit.internal.http.HttpFrontend;
+import io.podset.testkit.internal.http.HttpServers;
+import io.podset.testkit.internal.http.RequestInfo;
 import io.podset.testkit.internal.http.RequestPipeline;
 import io.podset.testkit.internal.read.ObjectReads;
 import io.podset.testkit.internal.resource.Json;
@@ -30,9 +31,7 @@ import io.podset.testkit.internal.routes.Discovery;
 import io.podset.testkit.internal.routes.OpenApiDocuments;
 import io.podset.testkit.internal.store.ObjectStore;
 import io.podset.testkit.internal.write.ObjectWrites;
-import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerOptions;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -42,9 +41,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -115,15 +112,7 @@ final class VertxFakeApiServer extends FakeApiServer {
     ObjectWrites writes = new ObjectWrites(store, clock, new SecureRandom());
     // Last listener: it writes again (nested), after the others saw the change.
     store.addCommitListener(new GarbageCollector(store, registry, writes));
-    Vertx vertx = SharedVertx.get();
-    HttpServer http =
-        vertx.createHttpServer(
-            new HttpServerOptions()
-                .setHost("127.0.0.1")
-                .setPort(options.port)
-                .setMaxWebSocketFrameSize(1 << 20)
-                .setMaxWebSocketMessageSize(16 << 20)
-                .setMaxInitialLineLength(16 * 1024));
+    HttpServer http = HttpServers.create(options.port);
     // Discovery reports the address the server listens on, read when it is served (after listen).
     Discovery discovery =
         new Discovery(registry, options.kubernetesVersion, () -> "127.0.0.1:" + http.actualPort());
@@ -138,18 +127,11 @@ final class VertxFakeApiServer extends FakeApiServer {
             clock,
             options.bookmarkInterval);
     RequestPipeline pipeline = new RequestPipeline(router::proceed);
-    http.requestHandler(new HttpFrontend(vertx, pipeline));
-    try {
-      http.listen().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while starting the fake API server", e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("the fake API server could not listen: " + e.getMessage(), e);
-    }
+    HttpServers.listen(http, pipeline, "fake API server");
     String address = "127.0.0.1:" + http.actualPort();
-    FaultFilter faults = new FaultFilter(registry, store, clock);
-    JournalFilter journal = new JournalFilter(registry, clock);
+    Function<ApiRequest, RequestInfo> resolver = request -> RequestInfo.of(request, registry);
+    FaultFilter faults = new FaultFilter(resolver, store::compact, clock);
+    JournalFilter journal = new JournalFilter(resolver, clock);
     // Registers its RBAC index and the ClusterRole aggregation controller on the store.
     AuthFilter auth = AuthFilter.create(options.enforceRbac, store, registry, writes, clock);
     // The last added runs first: the journal sees the final answer, faults included; faults come
@@ -228,11 +210,8 @@ final class VertxFakeApiServer extends FakeApiServer {
 
   @Override
   public Config clientConfig() {
-    return new ConfigBuilder(Config.empty())
-        .withMasterUrl(url.toString())
-        .withNamespace("default")
+    return new ConfigBuilder(HttpServers.clientConfig(url, "default"))
         .withOauthToken(AuthFilter.adminToken())
-        .withTrustCerts(true)
         .build();
   }
 
@@ -426,13 +405,7 @@ final class VertxFakeApiServer extends FakeApiServer {
       toClose.close();
     }
     saClients.forEach(KubernetesClient::close);
-    try {
-      http.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (ExecutionException | TimeoutException e) {
-      LOG.warn("Fake API server on {} did not close cleanly", url, e);
-    }
+    HttpServers.close(http, "fake API server");
   }
 
   @Override

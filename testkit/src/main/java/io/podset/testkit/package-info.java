@@ -15,12 +15,13 @@
  * io.podset.testkit.StoreSnapshot}, {@link io.podset.testkit.ReconcileHarness}, {@link
  * io.podset.testkit.RbacGrants} (RBAC manifests against the journal) and {@link
  * io.podset.testkit.Eventually}; {@link io.podset.testkit.envtest} starts a real kube-apiserver
- * (and a whole simulated cluster) behind the same kind of client. Its package-private classes
- * assemble the server and implement the fault injector and the journal. The rest lives in rooms
- * under {@code io.podset.testkit.internal}, which are not API (public only for each other). They
- * are layered: a room uses only rooms of the layers below it, so there is no circle between them
- * ({@code RoomLayersTest} holds them to this), and only the simulated kubelet uses API types (it
- * implements {@link io.podset.testkit.SimulatedKubelet}). From the bottom:
+ * (and a whole simulated cluster) behind the same kind of client, and {@link
+ * io.podset.testkit.FaultProxy} puts the same fault rules and journal in front of any API server.
+ * Its package-private classes assemble the server and implement the fault injector and the journal.
+ * The rest lives in rooms under {@code io.podset.testkit.internal}, which are not API (public only
+ * for each other). They are layered: a room uses only rooms of the layers below it, so there is no
+ * circle between them ({@code RoomLayersTest} holds them to this), and only the simulated kubelet
+ * uses API types (it implements {@link io.podset.testkit.SimulatedKubelet}). From the bottom:
  *
  * <ol start="0">
  *   <li>{@code internal.resource}: the resource types, their registry and rule contracts, server
@@ -33,7 +34,8 @@
  *       columns of each kind; {@code internal.codec}: protobuf request bodies and schemas.
  *   <li>{@code internal.read}: get, list and watch sessions over the store; {@code
  *       internal.admission}: the built-in kinds and those from CRDs, with their defaulting and
- *       validation, CRD and schema rules.
+ *       validation, CRD and schema rules; {@code internal.proxy}: the fault proxy's forwarding to
+ *       the server behind it.
  *   <li>{@code internal.write}: creates, updates, patches, server-side apply and managed fields,
  *       deletes, scale, field validation.
  *   <li>{@code internal.controllers}: the garbage collector and namespace controller, the CRD
@@ -172,9 +174,10 @@
  *       name, user agent, status, duration, injected fault) with assertions on counts since a mark,
  *       and a {@link io.podset.testkit.FaultInjector}: rules by verb, resource, subresource,
  *       namespace, name, n-th call, probability and time window that answer 409, 410, 429 with
- *       Retry-After, 5xx or 504, add latency, compact the history, end watch streams, or hold back
- *       or delay the events of open and new watches; a status or latency rule that names no
- *       resource also covers {@code /version} and discovery (credentials refused everywhere).
+ *       Retry-After, 5xx or 504, add latency, compact the history, end watch streams, break the
+ *       connection in the middle of an answer or of a watch event, or hold back or delay the events
+ *       of open and new watches; a status or latency rule that names no resource also covers {@code
+ *       /version} and discovery (credentials refused everywhere).
  * </ul>
  *
  * <h2>What is not emulated</h2>
@@ -231,10 +234,10 @@
  *       types from schemas, apply via {@code application/apply-patch+cbor}.
  *   <li>{@code dryRun=All} computes the full result (validation, defaults, preconditions) but does
  *       not run admission (there is none) and does not cascade to dependents.
- *   <li>Fault injection does not cut connections mid-response (a dropped watch ends cleanly with
- *       the final chunk or a WebSocket close) and cannot make a request hang beyond its latency;
- *       latency is real time, not the server's clock; event faults match on the watch request's
- *       resource and namespace only.
+ *   <li>Fault injection cannot make a request hang beyond its latency (a dropped watch ends cleanly
+ *       with the final chunk or a WebSocket close; a cut one breaks only over chunked HTTP, a
+ *       WebSocket just closes); latency is real time, not the server's clock; event faults match on
+ *       the watch request's resource and namespace only.
  *   <li>The simulated kubelet models no probes, images, volumes, resources, init container runs
  *       (init containers are reported Completed at start), eviction, node objects or node status;
  *       one node name serves every pod; its writes bypass the request pipeline.

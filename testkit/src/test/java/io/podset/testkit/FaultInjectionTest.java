@@ -328,6 +328,30 @@ class FaultInjectionTest {
   }
 
   @Test
+  void cutResponse_breaksAnAnswerHalfway_andAWatchAtItsNextEvent() throws Exception {
+    createConfigMap("listed");
+    server
+        .faults()
+        .add(
+            FaultRule.match()
+                .verbs("list", "watch")
+                .resource("configmaps")
+                .inject(Fault.cutResponse()));
+
+    assertThatThrownBy(() -> get("/api/v1/namespaces/default/configmaps"))
+        .isInstanceOf(java.io.IOException.class);
+    try (HttpWatch watch =
+        new HttpWatch(server.url(), "/api/v1/namespaces/default/configmaps?watch=true")) {
+      createConfigMap("cut");
+      assertThat(watch.awaitEnd()).as("the stream broke").isTrue();
+      assertThat(watch.isEmpty()).as("no whole event arrived").isTrue();
+    }
+    assertThat(server.journal().records(RequestMatcher.verb("list", "watch")))
+        .hasSize(2)
+        .allSatisfy(r -> assertThat(r.fault()).isEqualTo("cut response"));
+  }
+
+  @Test
   void holdEvents_onOpenWatch_releasesInOrderWhenRemoved() throws Exception {
     try (HttpWatch watch =
         new HttpWatch(server.url(), "/api/v1/namespaces/default/configmaps?watch=true")) {

@@ -39,19 +39,30 @@ import org.junit.jupiter.api.Test;
  * and every 10-second window to twice that rate (a burst); from their end until it is quiet, its
  * writes are bounded by the work the backlog can need.
  *
- * <p>CI size: {@value #CI_PODSETS} PodSets, {@value #CI_FAULT_SECONDS} s of faults. {@code
- * -Dchaos.long=true}: {@value #LONG_PODSETS} PodSets, {@value #LONG_FAULT_SECONDS} s. {@code
- * -Dchaos.seed=N} repeats a run (the seed is printed; thread timing still differs). {@code
- * -Dchaos.trace=true} logs every create and delete decision of the reconciler with what its caches
- * showed; with the timelines of the first violating PodSets in the report (their versions, their
- * pods, the operator's cache versions at each change) it tells a duplicate create from a stale
- * view.
+ * <p>Two targets: the fake API server, and a real control plane behind a {@link
+ * io.podset.testkit.FaultProxy} ({@link ProxiedControlPlane}; skipped without the binaries, except
+ * in CI). CI size: {@value #CI_PODSETS} PodSets, {@value #CI_FAULT_SECONDS} s of faults on the
+ * fake; {@value #CI_REAL_PODSETS} PodSets, {@value #CI_REAL_FAULT_SECONDS} s on the real control
+ * plane. {@code -Dchaos.long=true}: {@value #LONG_PODSETS} PodSets, {@value #LONG_FAULT_SECONDS} s
+ * on each (choose one with {@code -Dit.test=ChaosSoakIT#onARealControlPlane*} or {@code
+ * #randomChanges*}). {@code -Dchaos.seed=N} repeats a run (the seed is printed; thread timing still
+ * differs). {@code -Dchaos.trace=true} logs every create and delete decision of the reconciler with
+ * what its caches showed; with the timelines of the first violating PodSets in the report (their
+ * versions, their pods, the operator's cache versions at each change) it tells a duplicate create
+ * from a stale view.
  */
 class ChaosSoakIT {
 
   static final int CI_PODSETS = 30;
   static final int CI_FAULT_SECONDS = 40;
   static final int LONG_PODSETS = 200;
+
+  /** CI size on the real control plane: about a minute and a half in all, its start included. */
+  static final int CI_REAL_PODSETS = 20;
+
+  static final int CI_REAL_FAULT_SECONDS = 30;
+
+  private static final Path CRD = Path.of("../deploy/crds/podsets.app.example.com-v1.yml");
   static final int LONG_FAULT_SECONDS = 600;
 
   /**
@@ -59,9 +70,6 @@ class ChaosSoakIT {
    * Retry-After (1 s) and the client's own retries of 5xx answers.
    */
   static final Duration IN_FLIGHT = Duration.ofSeconds(5);
-
-  /** How long after a PodSet's deletion an active pod of it may still be seen. */
-  static final Duration GC_GRACE = Duration.ofSeconds(2);
 
   /**
    * The promise: converged this long after the faults stop. An informer's retries back off as
@@ -114,7 +122,8 @@ class ChaosSoakIT {
   private final long seed = Long.getLong("chaos.seed", System.nanoTime());
   // -Dchaos.trace=true: the reconciler logs every create and delete decision with what it saw.
   private final boolean trace = Boolean.getBoolean("chaos.trace");
-  private FakeApiServer server;
+  // Closed last, newest first: the API server and what stands in front of it.
+  private final List<AutoCloseable> servers = new ArrayList<>();
   private ClusterHistory history;
   private OperatorInstance operator;
   private FaultCampaign campaign;
@@ -138,41 +147,75 @@ class ChaosSoakIT {
     if (view != null) {
       view.close();
     }
-    if (server != null) {
-      server.close();
+    for (int i = servers.size() - 1; i >= 0; i--) {
+      try {
+        servers.get(i).close();
+      } catch (Exception e) {
+        throw new IllegalStateException("cannot stop " + servers.get(i), e);
+      }
     }
   }
 
   @Test
   void randomChangesUnderRandomFaults_keepInvariants_converge_andSettleWithoutWrites() {
-    int podSets = longRun ? LONG_PODSETS : CI_PODSETS;
-    Duration faultPhase = Duration.ofSeconds(longRun ? LONG_FAULT_SECONDS : CI_FAULT_SECONDS);
+    FakeApiServer server =
+        FakeApiServer.builder()
+            .kubelet(KubeletOptions.defaults().withTerminationDelay(Duration.ofMillis(200)))
+            .bookmarkInterval(Duration.ofSeconds(1))
+            .start();
+    servers.add(server);
+    server.installCrds(CRD);
+    soak(
+        SoakTarget.fake(server),
+        longRun ? LONG_PODSETS : CI_PODSETS,
+        Duration.ofSeconds(longRun ? LONG_FAULT_SECONDS : CI_FAULT_SECONDS));
+  }
+
+  /**
+   * The same soak on a real control plane (kube-apiserver and etcd, the controller manager's
+   * garbage collector, kube-scheduler and kwok's nodes for Running and Ready pods), the operator's
+   * requests going through a {@link io.podset.testkit.FaultProxy} that applies the same campaign
+   * (with {@link FaultCampaign.Kind#CUT_RESPONSE} too; compaction becomes 410 on the next watches),
+   * the invariants checked from the observer's watches of the real server through the same proxy.
+   */
+  @Test
+  void onARealControlPlane_throughTheFaultProxy_keepInvariants_converge_andSettleWithoutWrites() {
+    ProxiedControlPlane target = ProxiedControlPlane.start();
+    servers.add(target);
+    soak(
+        target,
+        longRun ? LONG_PODSETS : CI_REAL_PODSETS,
+        Duration.ofSeconds(longRun ? LONG_FAULT_SECONDS : CI_REAL_FAULT_SECONDS));
+  }
+
+  private void soak(SoakTarget target, int podSets, Duration faultPhase) {
     int maxReplicas = longRun ? 10 : 5;
-    System.out.println("Chaos soak: seed " + seed + " (repeat with -Dchaos.seed=" + seed + ")");
+    System.out.println(
+        "Chaos soak on the "
+            + target.description()
+            + ": seed "
+            + seed
+            + " (repeat with -Dchaos.seed="
+            + seed
+            + ")");
     Random random = new Random(seed);
     if (trace) {
       ((ch.qos.logback.classic.Logger)
               org.slf4j.LoggerFactory.getLogger(io.podset.operator.PodSetReconciler.class))
           .setLevel(ch.qos.logback.classic.Level.DEBUG);
     }
-
-    server =
-        FakeApiServer.builder()
-            .kubelet(KubeletOptions.defaults().withTerminationDelay(Duration.ofMillis(200)))
-            .bookmarkInterval(Duration.ofSeconds(1))
-            .start();
-    server.installCrds(Path.of("../deploy/crds/podsets.app.example.com-v1.yml"));
-    KubernetesClient admin = server.client();
+    KubernetesClient admin = target.admin();
     admin
         .namespaces()
         .resource(
             new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
         .create();
-    history = ClusterHistory.start(server.url());
+    history = ClusterHistory.start(target.observerUrl());
     view = new OperatorView();
-    PodSetInvariants invariants = new PodSetInvariants(view, IN_FLIGHT, GC_GRACE);
+    PodSetInvariants invariants = new PodSetInvariants(view, IN_FLIGHT, target.gcGrace());
+    target.uncheckedNamespace().ifPresent(invariants::ignoreNamespace);
     slowHandler = new SlowHandlerFault(random.nextLong());
-    operator = OperatorInstance.start(server, "soak", null, 2, slowHandler);
+    operator = target.startOperator("soak", null, 2, slowHandler);
     view.track(operator);
 
     Driver driver = new Driver(admin, random, maxReplicas);
@@ -181,12 +224,14 @@ class ChaosSoakIT {
     }
     campaign =
         new FaultCampaign(
-            server,
+            target.faults(),
+            target.compaction(),
+            target.faultKinds(),
             random.nextLong(),
             OperatorInstance.USER_AGENT_PREFIX,
             Duration.ofMillis(400),
             slowHandler);
-    RequestJournal journal = server.journal();
+    RequestJournal journal = target.journal();
     RequestMatcher operatorWrites =
         RequestMatcher.writes().userAgentContaining(OperatorInstance.USER_AGENT_PREFIX);
     // Pod and PodSet writes: Events are rate-limited per object and may trail for minutes after a
@@ -225,7 +270,7 @@ class ChaosSoakIT {
                 + String.join("\n  ", problems));
       }
       LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
-      history.awaitComplete(server.resourceVersion(), Duration.ofSeconds(10));
+      history.awaitComplete(target.syncPoint(), Duration.ofSeconds(10));
       invariants.advance(history);
       convergenceMeter.poll();
       problems = invariants.convergenceProblems();
@@ -259,7 +304,7 @@ class ChaosSoakIT {
               "{\"metadata\":{\"annotations\":{\"chaos.example.com/touched\":\"true\"}}}");
       touched++;
     }
-    int dropped = server.faults().dropWatches(null, OperatorInstance.USER_AGENT_PREFIX);
+    int dropped = target.faults().dropWatches(null, OperatorInstance.USER_AGENT_PREFIX);
     long steadyEnd = System.nanoTime() + STEADY_WINDOW.toNanos();
     while (System.nanoTime() - steadyEnd < 0) {
       assertThat(journal.records(operatorWrites.since(steadyMark)).stream().filter(stateWrites))
@@ -273,7 +318,7 @@ class ChaosSoakIT {
     int steadyEvents = journal.count(operatorWrites.since(steadyMark));
     Duration steady = Duration.ofNanos(System.nanoTime() - steadyStart);
 
-    history.awaitComplete(server.resourceVersion(), Duration.ofSeconds(10));
+    history.awaitComplete(target.syncPoint(), Duration.ofSeconds(10));
     invariants.advance(history);
     double minutes = faultDuration.toMillis() / 60_000.0;
     double writesPerMinute = faultWrites / minutes;
@@ -287,7 +332,7 @@ class ChaosSoakIT {
     long failedWrites = faultMeter.failedWrites();
 
     StringBuilder report = new StringBuilder();
-    report.append("=== Chaos soak report ===\n");
+    report.append("=== Chaos soak report (").append(target.description()).append(") ===\n");
     report.append(
         String.format(
             "seed %d; %d PodSets (replicas 0..%d); %.0f s of faults%n",

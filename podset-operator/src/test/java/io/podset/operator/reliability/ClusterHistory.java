@@ -19,9 +19,10 @@ import java.util.stream.Stream;
 /**
  * Every change to pods, PodSets and Leases of a cluster, in resourceVersion order, as an observer
  * outside the operator sees them: one list then one watch per resource, opened with the user agent
- * {@value #USER_AGENT} so that fault rules scoped to the operator's user agent spare it. The
- * watches never resume, so no intermediate state is lost; a watch that ends or reports an error
- * marks the history {@link #broken()}.
+ * {@value #USER_AGENT} so that fault rules scoped to the operator's user agent spare it. A watch
+ * that ends resumes from the newest version it showed, which loses no intermediate state (the
+ * server sends every change after it); a watch that reports an error (410: the server's history no
+ * longer holds them) or cannot resume marks the history {@link #broken()}.
  *
  * <p>Each change carries the instant it was received (monotonic nanos), used for the time windows
  * of {@link PodSetInvariants}. Thread-safe.
@@ -64,7 +65,7 @@ final class ClusterHistory implements AutoCloseable {
   private final HttpClient http =
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private final URI base;
-  private final List<Stream<String>> streams = new ArrayList<>();
+  private final List<Stream<String>> streams = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final List<Thread> readers = new ArrayList<>();
 
   private final Object lock = new Object();
@@ -74,6 +75,8 @@ final class ClusterHistory implements AutoCloseable {
   private final long[] watermark = new long[Resource.values().length];
   // Guarded by lock: why the history is incomplete, or null.
   private String broken;
+  // Guarded by lock: how many times a watch that ended was opened again.
+  private long resumes;
   private boolean closed;
 
   private ClusterHistory(URI base) {
@@ -107,6 +110,15 @@ final class ClusterHistory implements AutoCloseable {
       }
       watermark[resource.ordinal()] = listVersion;
     }
+    Stream<String> first = watch(resource, listVersion);
+    Thread reader = new Thread(() -> read(resource, first), "history-" + resource);
+    reader.setDaemon(true);
+    readers.add(reader);
+    reader.start();
+  }
+
+  /** Opens a watch of {@code resource} from {@code version}; its lines are the stream. */
+  private Stream<String> watch(Resource resource, long version) {
     HttpResponse<Stream<String>> response;
     try {
       response =
@@ -114,7 +126,7 @@ final class ClusterHistory implements AutoCloseable {
               request(
                   resource.path
                       + "?watch=true&allowWatchBookmarks=true&resourceVersion="
-                      + listVersion),
+                      + version),
               HttpResponse.BodyHandlers.ofLines());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -127,18 +139,37 @@ final class ClusterHistory implements AutoCloseable {
     }
     Stream<String> lines = response.body();
     streams.add(lines);
-    Thread reader = new Thread(() -> read(resource, lines), "history-" + resource);
-    reader.setDaemon(true);
-    readers.add(reader);
-    reader.start();
+    return lines;
   }
 
-  private void read(Resource resource, Stream<String> lines) {
-    try {
-      lines.forEach(line -> accept(resource, line));
-      markBroken("the watch of " + resource + " ended");
-    } catch (RuntimeException e) {
-      markBroken("the watch of " + resource + " failed: " + e);
+  /**
+   * Reads a watch; when it ends or its connection breaks, watches again from the newest version it
+   * showed, which loses nothing (the server sends every change after that version, or an ERROR with
+   * 410 if its history no longer holds them: that breaks the history). kube-apiserver ends the
+   * watch of a client that reads too slowly for a moment, as it may on a loaded machine.
+   */
+  private void read(Resource resource, Stream<String> first) {
+    Stream<String> lines = first;
+    while (true) {
+      try {
+        lines.forEach(line -> accept(resource, line));
+      } catch (RuntimeException e) {
+        // The connection broke: resumed below, unless closed.
+      }
+      long from;
+      synchronized (lock) {
+        if (closed || broken != null) {
+          return;
+        }
+        from = watermark[resource.ordinal()];
+        resumes++;
+      }
+      try {
+        lines = watch(resource, from);
+      } catch (RuntimeException e) {
+        markBroken("the watch of " + resource + " could not resume from " + from + ": " + e);
+        return;
+      }
     }
   }
 
@@ -208,7 +239,14 @@ final class ClusterHistory implements AutoCloseable {
         .build();
   }
 
-  /** Why the history is incomplete (a watch ended or failed), or null. */
+  /** How many times a watch that ended (or whose connection broke) was opened again. */
+  long resumes() {
+    synchronized (lock) {
+      return resumes;
+    }
+  }
+
+  /** Why the history is incomplete (an ERROR event, or a watch that could not resume), or null. */
   String broken() {
     synchronized (lock) {
       return broken;

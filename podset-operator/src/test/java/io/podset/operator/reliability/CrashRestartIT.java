@@ -35,6 +35,11 @@ class CrashRestartIT {
   /** The kill comes once this many pods exist. */
   static final int KILL_AT = 400;
 
+  /** On the real control plane: fewer pods (each is scheduled and made Ready by kwok). */
+  static final int REAL_TOTAL = 200;
+
+  static final int REAL_KILL_AT = 80;
+
   /**
    * Lease timings tolerant of a starved CPU: on the shared 2-core machine (load 11 to 14) the fresh
    * instance, creating 600 pods against the in-process server, twice missed a 3 s renew deadline
@@ -72,31 +77,46 @@ class CrashRestartIT {
   @Test
   void killedMidScale_freshInstanceTakesOver_withoutDuplicates() {
     cluster = new ReliabilityCluster("crash");
-    first = OperatorInstance.start(cluster.server, "crash-a", election("crash-a"), 2);
+    run(TOTAL, KILL_AT);
+  }
+
+  /**
+   * The same on a real control plane (kube-apiserver, etcd, the controller manager's collector,
+   * kube-scheduler and kwok nodes), the instances' requests going through a fault proxy whose
+   * journal is read as on the fake, with {@value #REAL_TOTAL} pods (kwok makes each Ready).
+   */
+  @Test
+  void onARealControlPlane_killedMidScale_freshInstanceTakesOver_withoutDuplicates() {
+    cluster = ReliabilityCluster.onRealControlPlane("crash");
+    run(REAL_TOTAL, REAL_KILL_AT);
+  }
+
+  private void run(int total, int killAt) {
+    System.out.println("Crash-restart on the " + cluster.target.description());
+    first = cluster.startOperator("crash-a", election("crash-a"), 2);
     cluster.view.track(first);
     for (int i = 0; i < PODSETS; i++) {
-      cluster.createPodSet("big-" + i, TOTAL / PODSETS);
+      cluster.createPodSet("big-" + i, total / PODSETS);
     }
     Instant started = Instant.now();
     long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-    while (cluster.invariants.podCount() < KILL_AT) {
+    while (cluster.invariants.podCount() < killAt) {
       assertThat(System.nanoTime() - deadline).as("pods being created").isNegative();
       LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
-      cluster.check();
+      cluster.checkRecent();
     }
     Instant killed = Instant.now();
     first.kill();
     cluster.view.untrack(first);
-    long podsAtKill = cluster.server.client().pods().inNamespace("crash").list().getItems().size();
+    long podsAtKill = cluster.admin.pods().inNamespace("crash").list().getItems().size();
     Duration scaling = Duration.between(started, killed);
 
-    second = OperatorInstance.start(cluster.server, "crash-b", election("crash-b"), 2);
+    second = cluster.startOperator("crash-b", election("crash-b"), 2);
     cluster.view.track(second);
     Duration convergence = cluster.awaitConverged(CONVERGENCE_BOUND);
-    cluster.history.awaitComplete(cluster.server.resourceVersion(), Duration.ofSeconds(10));
-    cluster.check();
+    cluster.checkAll();
 
-    List<RequestRecord> journal = cluster.server.journal().records();
+    List<RequestRecord> journal = cluster.journal().records();
     Instant takeover =
         journal.stream()
             .filter(
@@ -116,10 +136,9 @@ class CrashRestartIT {
             .reduce((a, b) -> b)
             .orElseThrow();
     long podCreates =
-        cluster.server.journal().count(RequestMatcher.verb("create").resource("pods").status(201));
+        cluster.journal().count(RequestMatcher.verb("create").resource("pods").status(201));
     long createsBySecond =
         cluster
-            .server
             .journal()
             .count(
                 RequestMatcher.verb("create")
@@ -127,13 +146,14 @@ class CrashRestartIT {
                     .status(201)
                     .userAgentContaining(second.userAgent()));
 
-    StringBuilder report = new StringBuilder("=== Crash-restart report ===\n");
+    StringBuilder report =
+        new StringBuilder("=== Crash-restart report (" + cluster.target.description() + ") ===\n");
     report.append(
         String.format(
             "%d PodSets x %d replicas; killed after %.1f s with %d pods (first instance's last"
                 + " request arrived %d ms after the kill)%n",
             PODSETS,
-            TOTAL / PODSETS,
+            total / PODSETS,
             scaling.toMillis() / 1000.0,
             podsAtKill,
             Duration.between(killed, lastOfFirst).toMillis()));
@@ -167,9 +187,9 @@ class CrashRestartIT {
     assertThat(cluster.invariants.violations()).as(report.toString()).isEmpty();
     assertThat(cluster.invariants.podsCreated())
         .as("pods ever created\n" + report)
-        .isEqualTo(TOTAL);
-    assertThat(podCreates).as("successful pod creates\n" + report).isEqualTo(TOTAL);
-    assertThat(podsAtKill).as("killed mid-way\n" + report).isLessThan(TOTAL);
+        .isEqualTo(total);
+    assertThat(podCreates).as("successful pod creates\n" + report).isEqualTo(total);
+    assertThat(podsAtKill).as("killed mid-way\n" + report).isLessThan(total);
     assertThat(takeover).as("no Lease release: the fresh instance waited").isAfter(killed);
     assertThat(
             journal.stream()

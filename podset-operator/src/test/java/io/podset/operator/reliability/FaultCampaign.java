@@ -1,6 +1,5 @@
 package io.podset.operator.reliability;
 
-import io.podset.testkit.FakeApiServer;
 import io.podset.testkit.Fault;
 import io.podset.testkit.FaultInjector;
 import io.podset.testkit.FaultRule;
@@ -50,10 +49,25 @@ final class FaultCampaign {
      * The operator's event handlers block for 0.1 to 1 s on 20 to 50% of the events (counted: the
      * events blocked on).
      */
-    SLOW_HANDLER
+    SLOW_HANDLER,
+    /**
+     * Connections broken halfway through 20% of the answers to reads (get, list) and in the middle
+     * of the next event of new watches. Not on writes: a write whose answer is lost is done while
+     * its client saw a failure, an outcome the operator does not resolve yet (see issue 24's note).
+     */
+    CUT_RESPONSE
   }
 
-  private final FakeApiServer server;
+  /** The kinds the campaign on the fake draws from (as before {@link Kind#CUT_RESPONSE}). */
+  static final List<Kind> FAKE_KINDS =
+      List.of(Kind.values()).subList(0, Kind.SLOW_HANDLER.ordinal() + 1);
+
+  /** Every kind. */
+  static final List<Kind> ALL_KINDS = List.of(Kind.values());
+
+  private final FaultInjector faults;
+  private final Runnable compaction;
+  private final List<Kind> kinds;
   private final Random random;
   private final String userAgent;
   private final Duration meanInterval;
@@ -70,17 +84,26 @@ final class FaultCampaign {
   private record Active(Kind kind, FaultInjector.Handle handle, long untilNanos) {}
 
   /**
+   * @param faults where rules go (the fake server's, or a fault proxy's)
+   * @param compaction forgets the server's history; null where it cannot be (a real server behind a
+   *     proxy): {@link Kind#COMPACTION} then answers the next one to three watches 410, as a
+   *     compaction would the resuming ones, and drops the open watches
+   * @param kinds the kinds drawn from
    * @param userAgent the user agent text the faults are scoped to
    * @param meanInterval the mean time between two fault starts
    * @param slowHandler installed in the operator's controller
    */
   FaultCampaign(
-      FakeApiServer server,
+      FaultInjector faults,
+      Runnable compaction,
+      List<Kind> kinds,
       long seed,
       String userAgent,
       Duration meanInterval,
       SlowHandlerFault slowHandler) {
-    this.server = server;
+    this.faults = faults;
+    this.compaction = compaction;
+    this.kinds = List.copyOf(kinds);
     this.random = new Random(seed);
     this.userAgent = userAgent;
     this.meanInterval = meanInterval;
@@ -113,21 +136,25 @@ final class FaultCampaign {
 
   /** Holds the lock. */
   private void injectOne() {
-    Kind kind = Kind.values()[random.nextInt(Kind.values().length)];
+    Kind kind = kinds.get(random.nextInt(kinds.size()));
     String watched = random.nextBoolean() ? "pods" : "podsets";
     switch (kind) {
       case WATCH_DROP ->
-          add(kind, server.faults().dropWatches(random.nextBoolean() ? watched : null, userAgent));
+          add(kind, faults.dropWatches(random.nextBoolean() ? watched : null, userAgent));
       case WATCH_DROP_ON_OPEN ->
           rule(kind, match().verbs("watch").times(1 + random.nextInt(3)), Fault.dropWatch());
       case GONE_ON_RESUME -> {
         rule(kind, match().verbs("watch").resource(watched).times(1), Fault.gone());
-        server.faults().dropWatches(watched, userAgent);
+        faults.dropWatches(watched, userAgent);
       }
       case COMPACTION -> {
-        server.compactHistory();
-        add(kind, 1);
-        server.faults().dropWatches(null, userAgent);
+        if (compaction != null) {
+          compaction.run();
+          add(kind, 1);
+        } else {
+          rule(kind, match().verbs("watch").times(1 + random.nextInt(3)), Fault.gone());
+        }
+        faults.dropWatches(null, userAgent);
       }
       case CONFLICT ->
           rule(kind, match().verbs("update", "patch").probability(0.3), Fault.conflict());
@@ -154,6 +181,8 @@ final class FaultCampaign {
               Duration.ofMillis(1000 + random.nextInt(3000)),
               0.2 + 0.3 * random.nextDouble(),
               Duration.ofMillis(100 + random.nextInt(900)));
+      case CUT_RESPONSE ->
+          rule(kind, match().verbs("get", "list", "watch").probability(0.2), Fault.cutResponse());
     }
   }
 
@@ -163,7 +192,7 @@ final class FaultCampaign {
 
   /** Holds the lock. */
   private void rule(Kind kind, FaultRule.Builder match, Fault fault) {
-    FaultInjector.Handle handle = server.faults().add(match.inject(fault));
+    FaultInjector.Handle handle = faults.add(match.inject(fault));
     long lifetime = Duration.ofMillis(1000 + random.nextInt(3000)).toNanos();
     active.add(new Active(kind, handle, System.nanoTime() + lifetime));
   }

@@ -81,7 +81,14 @@ final class OperatorInstance implements AutoCloseable {
     return start(serverConfig, serverUrl, name, leaderElection, workers, event -> true);
   }
 
-  private static OperatorInstance start(
+  /**
+   * Starts an instance against any API server on loopback, whose controller passes every event
+   * through {@code eventFilter} first (see {@link #start(FakeApiServer, String,
+   * LeaderElectionConfig, int, Predicate)}).
+   *
+   * @param leaderElection null to run without leader election
+   */
+  static OperatorInstance start(
       Config serverConfig,
       URI serverUrl,
       String name,

@@ -42,6 +42,7 @@ class RoomLayersTest {
           Map.entry("store", 1),
           Map.entry("read", 2),
           Map.entry("admission", 2),
+          Map.entry("proxy", 2),
           Map.entry("write", 3),
           Map.entry("controllers", 4),
           Map.entry("auth", 4),

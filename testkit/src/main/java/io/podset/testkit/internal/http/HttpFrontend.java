@@ -9,6 +9,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.ServerWebSocket;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -54,7 +55,7 @@ public final class HttpFrontend implements Handler<HttpServerRequest> {
 
   private void dispatch(HttpServerRequest request, byte[] body, boolean webSocket) {
     ApiRequest apiRequest = toApiRequest(request, body, webSocket);
-    if (!pipeline.hasFilters()) {
+    if (!pipeline.mayBlock()) {
       // The handler works in memory under short locks: run it on the event loop.
       complete(request, apiRequest, webSocket, pipeline.handle(apiRequest), null);
       return;
@@ -90,6 +91,8 @@ public final class HttpFrontend implements Handler<HttpServerRequest> {
       } else {
         stream(request, watch);
       }
+    } else if (result instanceof CutResponse cut) {
+      cut(request, cut);
     } else {
       respond(request, (ApiResponse) result);
     }
@@ -124,6 +127,27 @@ public final class HttpFrontend implements Handler<HttpServerRequest> {
     http.end(Buffer.buffer(response.body()));
   }
 
+  /** Sends the headers and the first bytes of the body, then breaks the connection. */
+  private static void cut(HttpServerRequest request, CutResponse cut) {
+    ApiResponse response = cut.response();
+    HttpServerResponse http = request.response();
+    http.setStatusCode(response.status());
+    http.putHeader("Content-Type", response.contentType());
+    response.headers().forEach(http::putHeader);
+    http.putHeader("Content-Length", Integer.toString(response.body().length));
+    http.write(Buffer.buffer(response.body()).slice(0, cut.bytes()))
+        .onComplete(written -> breakConnection(request));
+  }
+
+  /** Breaks the connection a response is sent on: HTTP/2 resets the stream, HTTP/1 closes it. */
+  private static void breakConnection(HttpServerRequest request) {
+    if (request.version() == HttpVersion.HTTP_2) {
+      request.response().reset();
+    } else {
+      request.connection().close();
+    }
+  }
+
   private void stream(HttpServerRequest request, WatchResult watch) {
     HttpServerResponse http = request.response();
     http.setStatusCode(200);
@@ -139,7 +163,7 @@ public final class HttpFrontend implements Handler<HttpServerRequest> {
             s.run();
           }
         });
-    stop.set(watch.opener().open(new ChunkedSink(http, vertx.getOrCreateContext())));
+    stop.set(watch.opener().open(new ChunkedSink(request, vertx.getOrCreateContext())));
     if (http.closed()) {
       stop.get().run();
     }
@@ -200,6 +224,16 @@ public final class HttpFrontend implements Handler<HttpServerRequest> {
 
     @Override
     public final void close() {
+      finish(null);
+    }
+
+    @Override
+    public final void abort(byte[] partial) {
+      finish(partial.clone());
+    }
+
+    /** Writes what is pending, then ends the stream, or breaks it after {@code partial}. */
+    private void finish(byte[] partial) {
       context.runOnContext(
           v -> {
             if (ended) {
@@ -207,7 +241,11 @@ public final class HttpFrontend implements Handler<HttpServerRequest> {
             }
             drain();
             ended = true;
-            end();
+            if (partial == null) {
+              end();
+            } else {
+              breakOff(partial);
+            }
           });
     }
 
@@ -230,15 +268,23 @@ public final class HttpFrontend implements Handler<HttpServerRequest> {
 
     /** On the context, once: ends the stream unless it is closed already. */
     abstract void end();
+
+    /**
+     * On the context, once (instead of {@link #end}): sends {@code partial} if the transport can,
+     * then breaks the connection.
+     */
+    abstract void breakOff(byte[] partial);
   }
 
   /** Chunked HTTP: one JSON line per event, the lines of a burst in one chunk. */
   private static final class ChunkedSink extends BatchingSink {
+    private final HttpServerRequest request;
     private final HttpServerResponse response;
 
-    ChunkedSink(HttpServerResponse response, Context context) {
+    ChunkedSink(HttpServerRequest request, Context context) {
       super(context);
-      this.response = response;
+      this.request = request;
+      this.response = request.response();
     }
 
     @Override
@@ -269,6 +315,18 @@ public final class HttpFrontend implements Handler<HttpServerRequest> {
         response.end();
       }
     }
+
+    @Override
+    void breakOff(byte[] partial) {
+      if (response.closed() || response.ended()) {
+        return;
+      }
+      if (partial.length == 0) {
+        breakConnection(request);
+        return;
+      }
+      response.write(Buffer.buffer(partial)).onComplete(written -> breakConnection(request));
+    }
   }
 
   /** WebSocket: one text message per event. */
@@ -297,6 +355,12 @@ public final class HttpFrontend implements Handler<HttpServerRequest> {
       if (!socket.isClosed()) {
         socket.close();
       }
+    }
+
+    /** A WebSocket message is whole or absent: the stream just closes. */
+    @Override
+    void breakOff(byte[] partial) {
+      end();
     }
   }
 }

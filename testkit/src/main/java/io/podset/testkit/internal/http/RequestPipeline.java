@@ -17,9 +17,20 @@ public final class RequestPipeline {
 
   private final List<RequestFilter> filters = new CopyOnWriteArrayList<>();
   private final RequestFilter.Chain handler;
+  private final boolean handlerBlocks;
 
+  /** A pipeline whose handler never blocks (it works in memory under short locks). */
   public RequestPipeline(RequestFilter.Chain handler) {
+    this(handler, false);
+  }
+
+  /**
+   * @param handlerBlocks whether the handler may block (one that waits for another server), so
+   *     every request runs on a worker thread
+   */
+  public RequestPipeline(RequestFilter.Chain handler, boolean handlerBlocks) {
     this.handler = Objects.requireNonNull(handler, "handler");
+    this.handlerBlocks = handlerBlocks;
   }
 
   /** Adds a filter in front of those already present (the last added runs first). */
@@ -31,8 +42,11 @@ public final class RequestPipeline {
     filters.remove(filter);
   }
 
-  /** Whether a filter may block (the handler alone never blocks). */
-  boolean hasFilters() {
+  /** Whether the handler or a filter may block. */
+  boolean mayBlock() {
+    if (handlerBlocks) {
+      return true;
+    }
     for (RequestFilter filter : filters) {
       if (filter.mayBlock()) {
         return true;

@@ -48,6 +48,20 @@ public final class WatchFrame {
     return new WatchFrame(line);
   }
 
+  /**
+   * The frame of an event already serialized as one JSON line, as a watch response of another
+   * server carries it; a newline is appended when it has none.
+   */
+  public static WatchFrame ofLine(byte[] jsonLine) {
+    Objects.requireNonNull(jsonLine, "jsonLine");
+    if (jsonLine.length > 0 && jsonLine[jsonLine.length - 1] == '\n') {
+      return new WatchFrame(jsonLine.clone());
+    }
+    byte[] line = Arrays.copyOf(jsonLine, jsonLine.length + 1);
+    line[jsonLine.length] = '\n';
+    return new WatchFrame(line);
+  }
+
   private static int put(byte[] target, int at, byte[] part) {
     System.arraycopy(part, 0, target, at, part.length);
     return at + part.length;

@@ -12,4 +12,14 @@ public interface WatchSink {
 
   /** Ends the stream (chunked: final chunk; WebSocket: close frame). Idempotent. */
   void close();
+
+  /**
+   * Breaks the stream as a lost connection would: {@code partial} (the start of an event, may be
+   * empty) is sent, then the connection is closed without ending the stream (HTTP/2: the stream is
+   * reset). Sinks that cannot send a partial event (WebSocket) just close. Idempotent, and after
+   * {@link #close()} does nothing.
+   */
+  default void abort(byte[] partial) {
+    close();
+  }
 }
