@@ -2,6 +2,7 @@ package io.podset.testkit;
 
 import io.fabric8.kubernetes.client.Config;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -60,6 +61,17 @@ public abstract sealed class FaultProxy implements AutoCloseable permits VertxFa
    * configuration's default namespace.
    */
   public abstract Config clientConfig();
+
+  /**
+   * Writes a kubeconfig pointing at the proxy, for {@code kubectl --kubeconfig} or any program that
+   * reads one (a Go operator, a script). It holds no credentials: the proxy speaks to the server as
+   * the user of the configuration given to {@link #forwardingTo}. Its context's namespace is that
+   * of {@link #clientConfig()}.
+   *
+   * @return {@code path}
+   * @throws java.io.UncheckedIOException if the file cannot be written
+   */
+  public abstract Path writeKubeconfig(Path path);
 
   /** The fault rules applied to requests and watches passing through. */
   public abstract FaultInjector faults();

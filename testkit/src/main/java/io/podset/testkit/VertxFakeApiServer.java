@@ -20,6 +20,7 @@ import io.podset.testkit.internal.http.ApiRequest;
 import io.podset.testkit.internal.http.ApiResponse;
 import io.podset.testkit.internal.http.ApiResult;
 import io.podset.testkit.internal.http.HttpServers;
+import io.podset.testkit.internal.http.Kubeconfigs;
 import io.podset.testkit.internal.http.RequestInfo;
 import io.podset.testkit.internal.http.RequestPipeline;
 import io.podset.testkit.internal.read.ObjectReads;
@@ -317,7 +318,7 @@ final class VertxFakeApiServer extends FakeApiServer {
   }
 
   private Path writeKubeconfig(Path path, String user, String token, String namespace) {
-    return FakeKubeconfig.write(path, url, user, token, namespace);
+    return Kubeconfigs.write(path, Kubeconfigs.render("fake", url, null, user, token, namespace));
   }
 
   @Override

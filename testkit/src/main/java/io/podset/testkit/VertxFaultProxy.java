@@ -7,11 +7,13 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.podset.runtime.time.Clock;
 import io.podset.testkit.internal.http.ApiRequest;
 import io.podset.testkit.internal.http.HttpServers;
+import io.podset.testkit.internal.http.Kubeconfigs;
 import io.podset.testkit.internal.http.RequestInfo;
 import io.podset.testkit.internal.http.RequestPipeline;
 import io.podset.testkit.internal.proxy.Forwarder;
 import io.vertx.core.http.HttpServer;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,8 +90,18 @@ final class VertxFaultProxy extends FaultProxy {
 
   @Override
   public Config clientConfig() {
-    return HttpServers.clientConfig(
-        url, upstream.getNamespace() == null ? "default" : upstream.getNamespace());
+    return HttpServers.clientConfig(url, namespace());
+  }
+
+  @Override
+  public Path writeKubeconfig(Path path) {
+    return Kubeconfigs.write(
+        path, Kubeconfigs.render("proxy", url, null, "proxy", null, namespace()));
+  }
+
+  private String namespace() {
+    String namespace = upstream.getNamespace();
+    return namespace == null ? "default" : namespace;
   }
 
   @Override

@@ -23,6 +23,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fault proxy in front of a real kube-apiserver: each kind of fault changes what a client sees
@@ -197,6 +199,34 @@ class FaultProxyIT {
     proxy.journal().assertCount(RequestMatcher.verb("list").resource("configmaps").status(429), 1);
     assertThat(proxy.journal().records(RequestMatcher.verb("list").status(429)).get(0).fault())
         .contains("429");
+  }
+
+  @Test
+  void kubectl_throughTheProxysKubeconfig_reachesTheServer_andMeetsItsFaults(@TempDir Path dir) {
+    client.configMaps().resource(configMap("seen-by-kubectl")).create();
+    Kubectl kubectl =
+        Kubectl.using(proxy.writeKubeconfig(dir.resolve("kubeconfig")), dir.resolve("cache"));
+
+    Kubectl.Result listed = kubectl.run("get", "configmaps", "-n", namespace, "-o", "name");
+    assertThat(listed.exitCode()).as(listed.output()).isZero();
+    assertThat(listed.output()).contains("configmap/seen-by-kubectl");
+    RequestMatcher kubectlLists =
+        RequestMatcher.verb("list").resource("configmaps").namespace(namespace);
+    assertThat(proxy.journal().records(kubectlLists))
+        .singleElement()
+        .satisfies(r -> assertThat(r.userAgent()).startsWith("kubectl"));
+
+    proxy
+        .faults()
+        .add(
+            FaultRule.match()
+                .verbs("list")
+                .resource("configmaps")
+                .namespace(namespace)
+                .inject(Fault.serverError(500)));
+    Kubectl.Result refused = kubectl.run("get", "configmaps", "-n", namespace, "-o", "name");
+    assertThat(refused.exitCode()).isNotZero();
+    assertThat(refused.output()).contains("injected fault").doesNotContain("seen-by-kubectl");
   }
 
   @Test

@@ -7,9 +7,7 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,37 +45,18 @@ class KubectlIT {
 
   @TempDir static Path dir;
   private FakeApiServer server;
-  private Path kubeconfig;
-  private Path kubectl;
+  private Kubectl kubectl;
 
   @BeforeAll
   void start() {
-    kubectl = findKubectl();
     server = FakeApiServer.start();
-    kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
+    kubectl =
+        Kubectl.using(server.writeKubeconfig(dir.resolve("kubeconfig")), dir.resolve("cache"));
   }
 
   @AfterAll
   void stop() {
     server.close();
-  }
-
-  private static Path findKubectl() {
-    List<Path> candidates = new ArrayList<>();
-    candidates.add(Path.of("/usr/bin/kubectl"));
-    String path = System.getenv().getOrDefault("PATH", "");
-    for (String entry : path.split(java.io.File.pathSeparator)) {
-      if (!entry.isEmpty()) {
-        candidates.add(Path.of(entry, "kubectl"));
-      }
-    }
-    return candidates.stream()
-        .filter(Files::isExecutable)
-        .findFirst()
-        .orElseThrow(
-            () ->
-                new AssertionError(
-                    "kubectl is required for these tests and was not found in /usr/bin or PATH"));
   }
 
   private static Path resource(String name) {
@@ -89,34 +68,16 @@ class KubectlIT {
   }
 
   private List<String> command(String... args) {
-    List<String> command = new ArrayList<>();
-    command.add(kubectl.toString());
-    command.add("--kubeconfig=" + kubeconfig);
-    command.add("--cache-dir=" + dir.resolve("cache"));
-    command.add("--request-timeout=30s");
-    command.addAll(List.of(args));
-    return command;
+    return kubectl.command(args);
   }
 
   /** Runs kubectl to completion; fails on a non-zero exit. Returns stdout and stderr. */
   private String kubectl(String... args) {
-    try {
-      Process process = new ProcessBuilder(command(args)).redirectErrorStream(true).start();
-      String output;
-      try (var in = process.getInputStream()) {
-        output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      }
-      assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("kubectl finished").isTrue();
-      assertThat(process.exitValue())
-          .as("kubectl %s exit code; output:%n%s", String.join(" ", args), output)
-          .isZero();
-      return output;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    Kubectl.Result result = kubectl.run(args);
+    assertThat(result.exitCode())
+        .as("kubectl %s exit code; output:%n%s", String.join(" ", args), result.output())
+        .isZero();
+    return result.output();
   }
 
   private Map<String, Object> spec(String name) {

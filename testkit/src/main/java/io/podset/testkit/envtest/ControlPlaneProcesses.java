@@ -1,5 +1,6 @@
 package io.podset.testkit.envtest;
 
+import io.podset.testkit.internal.http.Kubeconfigs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -177,7 +178,9 @@ final class ControlPlaneProcesses {
     String caPem = read(servingCert);
 
     Path kubeconfig = dir.resolve("admin.kubeconfig");
-    write(kubeconfig, Kubeconfigs.render(url, caPem, "envtest-admin", adminToken, "default"));
+    write(
+        kubeconfig,
+        Kubeconfigs.render("envtest", url, caPem, "envtest-admin", adminToken, "default"));
     ClusterComponents.Context context =
         new ClusterComponents.Context(settings, dir, kubeconfig, servingCert, signingKey);
     List<ClusterComponents.Started> components = new ArrayList<>();

@@ -4,11 +4,9 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import java.io.IOException;
+import io.podset.testkit.internal.http.Kubeconfigs;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -133,13 +131,14 @@ final class LocalControlPlane implements RealApiServer {
 
   private String adminKubeconfig() {
     ControlPlaneProcesses p = running();
-    return Kubeconfigs.render(p.url(), p.caPem(), "envtest-admin", p.adminToken(), "default");
+    return Kubeconfigs.render(
+        "envtest", p.url(), p.caPem(), "envtest-admin", p.adminToken(), "default");
   }
 
   @Override
   public Path writeKubeconfig(Path path) {
     Objects.requireNonNull(path, "path");
-    return write(path, adminKubeconfig());
+    return Kubeconfigs.write(path, adminKubeconfig());
   }
 
   @Override
@@ -150,16 +149,7 @@ final class LocalControlPlane implements RealApiServer {
   @Override
   public Path writeKubeconfig(Path path, String namespace, String serviceAccount) {
     Objects.requireNonNull(path, "path");
-    return write(path, serviceAccountKubeconfig(namespace, serviceAccount));
-  }
-
-  private static Path write(Path path, String kubeconfig) {
-    try {
-      Files.writeString(path, kubeconfig);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the kubeconfig to " + path, e);
-    }
-    return path;
+    return Kubeconfigs.write(path, serviceAccountKubeconfig(namespace, serviceAccount));
   }
 
   private String serviceAccountKubeconfig(String namespace, String serviceAccount) {
@@ -168,7 +158,7 @@ final class LocalControlPlane implements RealApiServer {
     ControlPlaneProcesses p = running();
     String token = ServiceAccountTokens.token(client(), namespace, serviceAccount);
     String user = "system:serviceaccount:" + namespace + ":" + serviceAccount;
-    return Kubeconfigs.render(p.url(), p.caPem(), user, token, namespace);
+    return Kubeconfigs.render("envtest", p.url(), p.caPem(), user, token, namespace);
   }
 
   @Override
