@@ -7,6 +7,7 @@ import io.podset.testkit.internal.http.ApiResult;
 import io.podset.testkit.internal.http.CutResponse;
 import io.podset.testkit.internal.http.RequestFilter;
 import io.podset.testkit.internal.http.RequestInfo;
+import io.podset.testkit.internal.http.RequestNotes;
 import io.podset.testkit.internal.http.WatchResult;
 import io.podset.testkit.internal.resource.StatusError;
 import io.podset.testkit.internal.watch.WatchFrame;
@@ -200,7 +201,7 @@ final class FaultFilter implements RequestFilter, FaultInjector {
       if (!rule.fire()) {
         continue;
       }
-      JournalFilter.noteFault(fault.toString());
+      RequestNotes.fault(fault.toString());
       switch (fault.kind()) {
         case STATUS -> {
           return respond(fault, info);

@@ -5,6 +5,7 @@ import io.podset.testkit.internal.http.ApiRequest;
 import io.podset.testkit.internal.http.ApiResult;
 import io.podset.testkit.internal.http.RequestFilter;
 import io.podset.testkit.internal.http.RequestInfo;
+import io.podset.testkit.internal.http.RequestNotes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -17,15 +18,12 @@ import java.util.stream.Collectors;
 
 /**
  * The {@link RequestJournal}: the outermost request filter, so it sees every request and the status
- * finally answered, including injected faults (which inner filters report through {@link
- * #noteFault}).
+ * finally answered, including injected faults and the user a request was served as (which inner
+ * filters report through {@link RequestNotes}).
  */
 final class JournalFilter implements RequestFilter, RequestJournal {
 
   static final int CAPACITY = 100_000;
-
-  /** The fault injected into the request being handled on this thread, if any. */
-  private static final ThreadLocal<List<String>> CURRENT_FAULTS = new ThreadLocal<>();
 
   private final Function<ApiRequest, RequestInfo> resolver;
   private final Clock clock;
@@ -43,14 +41,6 @@ final class JournalFilter implements RequestFilter, RequestJournal {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
-  /** Called by an inner filter that answers or alters the current request with a fault. */
-  static void noteFault(String description) {
-    List<String> faults = CURRENT_FAULTS.get();
-    if (faults != null) {
-      faults.add(description);
-    }
-  }
-
   @Override
   public boolean mayBlock() {
     return false;
@@ -60,15 +50,15 @@ final class JournalFilter implements RequestFilter, RequestJournal {
   public ApiResult filter(ApiRequest request, Chain next) {
     Instant arrived = clock.instant();
     long start = System.nanoTime();
-    List<String> previous = CURRENT_FAULTS.get();
-    List<String> faults = new ArrayList<>(1);
-    CURRENT_FAULTS.set(faults);
+    RequestNotes notes = RequestNotes.open();
     ApiResult result;
     try {
       result = next.proceed(request);
     } finally {
-      CURRENT_FAULTS.set(previous);
+      notes.close();
     }
+    List<String> faults = notes.faults();
+    String user = notes.user() != null ? notes.user() : request.header("impersonate-user");
     Duration duration = Duration.ofNanos(System.nanoTime() - start);
     RequestInfo info = resolver.apply(request);
     String query =
@@ -91,7 +81,7 @@ final class JournalFilter implements RequestFilter, RequestJournal {
               info.namespace(),
               info.name(),
               request.header("user-agent"),
-              request.header("impersonate-user"),
+              user,
               result.status(),
               duration,
               faults.isEmpty() ? null : String.join(", ", faults)));

@@ -6,8 +6,8 @@ import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Selects journal records: by verb, resource, namespace, name, user agent, status and position.
- * Immutable; each method returns a narrower copy. Unset criteria match anything.
+ * Selects journal records: by verb, resource, namespace, name, user agent, user, status and
+ * position. Immutable; each method returns a narrower copy. Unset criteria match anything.
  *
  * <pre>{@code
  * RequestJournal.Mark mark = server.journal().mark();
@@ -27,6 +27,7 @@ public final class RequestMatcher implements Predicate<RequestRecord> {
   private final @Nullable String namespace;
   private final @Nullable String name;
   private final @Nullable String userAgent;
+  private final @Nullable String user;
   private final @Nullable Integer status;
   private final long afterSequence;
 
@@ -37,6 +38,7 @@ public final class RequestMatcher implements Predicate<RequestRecord> {
       @Nullable String namespace,
       @Nullable String name,
       @Nullable String userAgent,
+      @Nullable String user,
       @Nullable Integer status,
       long afterSequence) {
     this.verbs = verbs;
@@ -45,13 +47,14 @@ public final class RequestMatcher implements Predicate<RequestRecord> {
     this.namespace = namespace;
     this.name = name;
     this.userAgent = userAgent;
+    this.user = user;
     this.status = status;
     this.afterSequence = afterSequence;
   }
 
   /** Every request. */
   public static RequestMatcher any() {
-    return new RequestMatcher(null, null, null, null, null, null, null, 0);
+    return new RequestMatcher(null, null, null, null, null, null, null, null, 0);
   }
 
   /** Requests with one of the verbs ({@code create}, {@code list}, ...). */
@@ -69,7 +72,7 @@ public final class RequestMatcher implements Predicate<RequestRecord> {
 
   private RequestMatcher withVerbs(Set<String> newVerbs) {
     return new RequestMatcher(
-        newVerbs, resource, subresource, namespace, name, userAgent, status, afterSequence);
+        newVerbs, resource, subresource, namespace, name, userAgent, user, status, afterSequence);
   }
 
   /** Only the resource (plural, any group). */
@@ -81,6 +84,7 @@ public final class RequestMatcher implements Predicate<RequestRecord> {
         namespace,
         name,
         userAgent,
+        user,
         status,
         afterSequence);
   }
@@ -94,6 +98,7 @@ public final class RequestMatcher implements Predicate<RequestRecord> {
         namespace,
         name,
         userAgent,
+        user,
         status,
         afterSequence);
   }
@@ -107,6 +112,7 @@ public final class RequestMatcher implements Predicate<RequestRecord> {
         Objects.requireNonNull(ns, "ns"),
         name,
         userAgent,
+        user,
         status,
         afterSequence);
   }
@@ -120,6 +126,7 @@ public final class RequestMatcher implements Predicate<RequestRecord> {
         namespace,
         Objects.requireNonNull(objectName, "objectName"),
         userAgent,
+        user,
         status,
         afterSequence);
   }
@@ -133,6 +140,24 @@ public final class RequestMatcher implements Predicate<RequestRecord> {
         namespace,
         name,
         Objects.requireNonNull(text, "text"),
+        user,
+        status,
+        afterSequence);
+  }
+
+  /**
+   * Only requests served as the user ({@link RequestRecord#user()}): for example {@code
+   * system:serviceaccount:podset-system:podset-operator}.
+   */
+  public RequestMatcher user(String name) {
+    return new RequestMatcher(
+        verbs,
+        resource,
+        subresource,
+        namespace,
+        this.name,
+        userAgent,
+        Objects.requireNonNull(name, "name"),
         status,
         afterSequence);
   }
@@ -140,14 +165,14 @@ public final class RequestMatcher implements Predicate<RequestRecord> {
   /** Only requests answered with the HTTP status. */
   public RequestMatcher status(int code) {
     return new RequestMatcher(
-        verbs, resource, subresource, namespace, name, userAgent, code, afterSequence);
+        verbs, resource, subresource, namespace, name, userAgent, user, code, afterSequence);
   }
 
   /** Only requests that arrived after the mark. */
   public RequestMatcher since(RequestJournal.Mark mark) {
     Objects.requireNonNull(mark, "mark");
     return new RequestMatcher(
-        verbs, resource, subresource, namespace, name, userAgent, status, mark.sequence());
+        verbs, resource, subresource, namespace, name, userAgent, user, status, mark.sequence());
   }
 
   @Override
@@ -159,6 +184,7 @@ public final class RequestMatcher implements Predicate<RequestRecord> {
         && (namespace == null || namespace.equals(r.namespace()))
         && (name == null || name.equals(r.name()))
         && (userAgent == null || (r.userAgent() != null && r.userAgent().contains(userAgent)))
+        && (user == null || user.equals(r.user()))
         && (status == null || status == r.status());
   }
 
@@ -173,6 +199,7 @@ public final class RequestMatcher implements Predicate<RequestRecord> {
     append(s, "namespace", namespace);
     append(s, "name", name);
     append(s, "user agent containing", userAgent);
+    append(s, "user", user);
     append(s, "status", status);
     if (afterSequence > 0) {
       s.append(" after #").append(afterSequence);

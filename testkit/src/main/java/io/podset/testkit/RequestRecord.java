@@ -22,7 +22,11 @@ import org.jspecify.annotations.Nullable;
  * @param namespace the namespace in the path, or null
  * @param name the object name in the path, or null
  * @param userAgent the {@code User-Agent} header, or null
- * @param user the {@code Impersonate-User} header, or null
+ * @param user the user the request was served as: on the fake, the authenticated user after
+ *     impersonation (the fake's admin, {@code fake-admin}, for a request without a token to a
+ *     server that does not enforce RBAC); through a {@link FaultProxy}, which does not
+ *     authenticate, the {@code Impersonate-User} header; null when neither is known (a request
+ *     refused as unauthenticated)
  * @param status the HTTP status answered (200 for a watch that opened)
  * @param duration from arrival to the answer (for a watch: until the stream opened)
  * @param fault the injected fault, or null when the request was served normally

@@ -103,6 +103,31 @@ class RbacEnforcementTest {
   }
 
   @Test
+  void journal_recordsTheUserEachRequestWasServedAs_refusalsIncluded() {
+    try (FakeApiServer server = FakeApiServer.builder().enforceRbac().start()) {
+      KubernetesClient sa = server.serviceAccountClient("default", "app");
+      catchThrowableOfType(KubernetesClientException.class, () -> sa.configMaps().list());
+      try (KubernetesClient bob =
+          new KubernetesClientBuilder().withConfig(server.userConfig("bob")).build()) {
+        catchThrowableOfType(KubernetesClientException.class, () -> bob.pods().list());
+      }
+      server.client().secrets().list();
+
+      String account = "system:serviceaccount:default:app";
+      RequestJournal journal = server.journal();
+      assertThat(journal.count(RequestMatcher.verb("list").resource("configmaps").user(account)))
+          .isEqualTo(1);
+      assertThat(journal.count(RequestMatcher.any().user(account).status(403))).isEqualTo(1);
+      assertThat(journal.count(RequestMatcher.verb("list").resource("pods").user("bob")))
+          .isEqualTo(1);
+      assertThat(journal.records(RequestMatcher.verb("list").resource("secrets")))
+          .singleElement()
+          .extracting(RequestRecord::user)
+          .isEqualTo("fake-admin");
+    }
+  }
+
+  @Test
   void enforced_kubeconfigOfAServiceAccount_authenticatesAsIt() throws Exception {
     try (FakeApiServer server = FakeApiServer.builder().enforceRbac().start()) {
       Path kubeconfig = server.writeKubeconfig(dir.resolve("sa.kubeconfig"), "default", "app");

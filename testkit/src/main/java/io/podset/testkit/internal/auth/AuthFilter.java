@@ -6,6 +6,7 @@ import io.podset.testkit.internal.http.ApiRequest;
 import io.podset.testkit.internal.http.ApiResponse;
 import io.podset.testkit.internal.http.ApiResult;
 import io.podset.testkit.internal.http.RequestFilter;
+import io.podset.testkit.internal.http.RequestNotes;
 import io.podset.testkit.internal.resource.ResourceRegistry;
 import io.podset.testkit.internal.resource.ResourceType;
 import io.podset.testkit.internal.resource.StatusError;
@@ -120,6 +121,7 @@ public final class AuthFilter implements RequestFilter {
     try {
       Identity requester = authenticate(request);
       Identity user = impersonation.actAs(requester, request);
+      RequestNotes.servedAs(user.name());
       Attributes attributes = Attributes.of(user, request);
       authorize(attributes);
       if (createsByApply(attributes, request)) {
