@@ -26,7 +26,11 @@ public final class FakeApiServerExtension
 
   @Override
   FakeApiServer start(WithFakeApiServer settings) {
-    FakeApiServer server = FakeApiServer.builder().historyWindow(settings.historyWindow()).start();
+    FakeApiServer.Builder builder = FakeApiServer.builder().historyWindow(settings.historyWindow());
+    if (settings.enforceRbac()) {
+      builder.enforceRbac();
+    }
+    FakeApiServer server = builder.start();
     try {
       readCrds(settings.crds(), (yaml, name) -> server.installCrds(yaml));
     } catch (RuntimeException e) {

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * parameter.
  *
  * <pre>{@code
- * @WithFakeApiServer(crds = "podset-crd.yaml")
+ * @WithFakeApiServer(crds = "podset-crd.yaml", enforceRbac = true)
  * class PodSetTest {
  *   @Test
  *   void creates(KubernetesClient client) { ... }
@@ -45,4 +45,11 @@ public @interface WithFakeApiServer {
 
   /** History window of the server; see {@link FakeApiServer.Builder#historyWindow}. */
   int historyWindow() default 10_000;
+
+  /**
+   * Whether the server authorizes requests as kube-apiserver's RBAC does; see {@link
+   * FakeApiServer.Builder#enforceRbac()}. The resolved {@code KubernetesClient} is the admin either
+   * way; {@link FakeApiServer#serviceAccountClient} gives a client that is judged.
+   */
+  boolean enforceRbac() default false;
 }
