@@ -1,6 +1,7 @@
 package io.podset.testkit.internal.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cel.compiler.CelCompiler;
 import io.podset.testkit.internal.resource.StatusError;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,7 +38,7 @@ final class CelValidation {
   /** Compiles every rule of {@code schema} (null for none). */
   static CelValidation of(JsonNode schema) {
     List<StatusError.Cause> errors = new ArrayList<>();
-    Node root = schema == null ? null : Node.compile(schema, "", errors);
+    Node root = schema == null ? null : Node.compile(schema, "", true, errors);
     // As kube-apiserver: a fieldPath that names no field is refused before rules are compiled.
     List<StatusError.Cause> paths =
         errors.stream().filter(c -> c.field().endsWith(".fieldPath")).toList();
@@ -109,6 +110,26 @@ final class CelValidation {
     }
   }
 
+  /** The compilers of one node's rules, made when a rule needs one (with or without optional). */
+  private static final class Compilers {
+    private final CelSchemaTypes types;
+    private CelCompiler plain;
+    private CelCompiler optional;
+
+    Compilers(JsonNode schema, boolean resourceRoot) {
+      this.types = CelSchemaTypes.of(schema, resourceRoot, "selfType");
+    }
+
+    CelCompiler get(boolean optionalOldSelf) {
+      if (optionalOldSelf) {
+        optional = optional == null ? CelEnvironment.compiler(types, true) : optional;
+        return optional;
+      }
+      plain = plain == null ? CelEnvironment.compiler(types, false) : plain;
+      return plain;
+    }
+  }
+
   private static final class Node {
     private final JsonNode schema;
     private final List<Rule> rules = new ArrayList<>();
@@ -120,10 +141,15 @@ final class CelValidation {
       this.schema = schema;
     }
 
-    /** A node for {@code schema}, or null when neither it nor anything below has rules. */
-    static Node compile(JsonNode schema, String path, List<StatusError.Cause> errors) {
+    /**
+     * A node for {@code schema}, or null when neither it nor anything below has rules; {@code
+     * resourceRoot} for the CR's root and embedded resources.
+     */
+    static Node compile(
+        JsonNode schema, String path, boolean resourceRoot, List<StatusError.Cause> errors) {
       Node node = new Node(schema);
       JsonNode validations = schema.path("x-kubernetes-validations");
+      Compilers compilers = validations.isEmpty() ? null : new Compilers(schema, resourceRoot);
       for (int i = 0; i < validations.size(); i++) {
         String fieldPath = validations.get(i).path("fieldPath").asText("");
         if (!fieldPath.isEmpty() && !validFieldPath(schema, fieldPath)) {
@@ -138,6 +164,7 @@ final class CelValidation {
         }
         Rule rule =
             compileRule(
+                compilers,
                 validations.get(i),
                 (path.isEmpty() ? "" : path + ".") + "x-kubernetes-validations[" + i + "]",
                 errors);
@@ -150,17 +177,20 @@ final class CelValidation {
             compile(
                 e.getValue(),
                 (path.isEmpty() ? "" : path + ".") + "properties[" + e.getKey() + "]",
+                embedded(e.getValue()),
                 errors);
         if (child != null) {
           node.properties.put(e.getKey(), child);
         }
       }
       if (schema.path("items").isObject()) {
-        node.items = compile(schema.get("items"), path + ".items", errors);
+        node.items =
+            compile(schema.get("items"), path + ".items", embedded(schema.get("items")), errors);
       }
       if (schema.path("additionalProperties").isObject()) {
+        JsonNode additional = schema.get("additionalProperties");
         node.additional =
-            compile(schema.get("additionalProperties"), path + ".additionalProperties", errors);
+            compile(additional, path + ".additionalProperties", embedded(additional), errors);
       }
       boolean empty =
           node.rules.isEmpty()
@@ -170,15 +200,21 @@ final class CelValidation {
       return empty ? null : node;
     }
 
-    private static Rule compileRule(JsonNode v, String path, List<StatusError.Cause> errors) {
+    private static boolean embedded(JsonNode schema) {
+      return schema.path("x-kubernetes-embedded-resource").asBoolean(false);
+    }
+
+    private static Rule compileRule(
+        Compilers compilers, JsonNode v, String path, List<StatusError.Cause> errors) {
       String ruleText = v.path("rule").asText("");
       String messageExpression = v.path("messageExpression").asText("");
       boolean optionalOldSelf = v.path("optionalOldSelf").asBoolean(false);
       CelEnvironment.Compiled program = null;
       CelEnvironment.Compiled message = null;
       try {
-        program = CelEnvironment.compile(ruleText, optionalOldSelf);
-        if (!program.resultType().equals("bool") && !program.resultType().equals("dyn")) {
+        program = CelEnvironment.compile(compilers.get(optionalOldSelf), ruleText);
+        // As Kubernetes: the checked type must be bool; a dyn result (int-or-string) is refused.
+        if (!program.resultType().equals("bool")) {
           errors.add(invalid(path + ".rule", v, "cel expression must evaluate to a bool"));
           program = null;
         }
@@ -187,8 +223,8 @@ final class CelValidation {
       }
       if (!messageExpression.isEmpty()) {
         try {
-          message = CelEnvironment.compile(messageExpression, optionalOldSelf);
-          if (!message.resultType().equals("string") && !message.resultType().equals("dyn")) {
+          message = CelEnvironment.compile(compilers.get(optionalOldSelf), messageExpression);
+          if (!message.resultType().equals("string")) {
             errors.add(
                 invalid(
                     path + ".messageExpression", v, "messageExpression must evaluate to a string"));
