@@ -67,9 +67,7 @@ final class CelSchemaTypes implements CelTypeProvider {
   private final CelType self;
 
   private CelSchemaTypes(JsonNode schema, boolean resourceRoot, String name) {
-    CelType type = typeOf(schema, resourceRoot, name);
-    // A rule on a node Kubernetes cannot type still compiles here, untyped.
-    this.self = type == null ? SimpleType.DYN : type;
+    this.self = typeOf(schema, resourceRoot, name);
   }
 
   /**
@@ -80,7 +78,10 @@ final class CelSchemaTypes implements CelTypeProvider {
     return new CelSchemaTypes(schema, resourceRoot, name);
   }
 
-  /** The type of {@code self}. */
+  /**
+   * The type of {@code self}, or null when Kubernetes cannot type the node (no {@code type}): the
+   * real server then refuses the node's rules with an internal error.
+   */
   CelType self() {
     return self;
   }

@@ -1,6 +1,7 @@
 package io.podset.testkit.internal.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.cel.compiler.CelCompiler;
 import io.podset.testkit.internal.resource.StatusError;
 import java.util.ArrayList;
@@ -150,17 +151,23 @@ final class CelValidation {
       Node node = new Node(schema);
       JsonNode validations = schema.path("x-kubernetes-validations");
       Compilers compilers = validations.isEmpty() ? null : new Compilers(schema, resourceRoot);
+      if (compilers != null && compilers.types.self() == null) {
+        errors.add(
+            CelRuleErrors.untypedNode(
+                (path.isEmpty() ? "" : path + ".") + "x-kubernetes-validations"));
+        compilers = null;
+        validations = MissingNode.getInstance();
+      }
       for (int i = 0; i < validations.size(); i++) {
         String fieldPath = validations.get(i).path("fieldPath").asText("");
         if (!fieldPath.isEmpty() && !validFieldPath(schema, fieldPath)) {
           errors.add(
-              new StatusError.Cause(
-                  "FieldValueInvalid",
+              CelRuleErrors.invalidFieldPath(
                   (path.isEmpty() ? "" : path + ".")
                       + "x-kubernetes-validations["
                       + i
                       + "].fieldPath",
-                  "Invalid value: \"" + fieldPath + "\": must be a valid path"));
+                  fieldPath));
         }
         Rule rule =
             compileRule(
@@ -210,29 +217,37 @@ final class CelValidation {
       String messageExpression = v.path("messageExpression").asText("");
       boolean optionalOldSelf = v.path("optionalOldSelf").asBoolean(false);
       CelEnvironment.Compiled program = null;
+      boolean readsOldSelf = false; // as Kubernetes: false when the rule does not compile
       CelEnvironment.Compiled message = null;
       try {
         program = CelEnvironment.compile(compilers.get(optionalOldSelf), ruleText);
+        readsOldSelf = program.readsOldSelf();
         // As Kubernetes: the checked type must be bool; a dyn result (int-or-string) is refused.
         if (!program.resultType().equals("bool")) {
-          errors.add(invalid(path + ".rule", v, "cel expression must evaluate to a bool"));
+          errors.add(
+              CelRuleErrors.invalidRule(
+                  path + ".rule", v, "cel expression must evaluate to a bool"));
           program = null;
         }
       } catch (IllegalArgumentException e) {
-        errors.add(invalid(path + ".rule", v, "compilation failed: " + e.getMessage()));
+        errors.add(
+            CelRuleErrors.invalidRule(path + ".rule", v, "compilation failed: " + e.getMessage()));
+      }
+      if (optionalOldSelf && !readsOldSelf) {
+        errors.add(CelRuleErrors.optionalOldSelfUnused(path + ".optionalOldSelf"));
       }
       if (!messageExpression.isEmpty()) {
         try {
           message = CelEnvironment.compile(compilers.get(optionalOldSelf), messageExpression);
           if (!message.resultType().equals("string")) {
             errors.add(
-                invalid(
+                CelRuleErrors.invalidRule(
                     path + ".messageExpression", v, "messageExpression must evaluate to a string"));
             message = null;
           }
         } catch (IllegalArgumentException e) {
           errors.add(
-              invalid(
+              CelRuleErrors.invalidRule(
                   path + ".messageExpression",
                   v,
                   "messageExpression compilation failed: " + e.getMessage()));
@@ -412,48 +427,5 @@ final class CelValidation {
   /** The schema's type as Kubernetes prints it in a rule's error ({@code ""} when untyped). */
   private static String typeName(JsonNode schema) {
     return schema.path("type").asText("");
-  }
-
-  private static StatusError.Cause invalid(String field, JsonNode rule, String detail) {
-    return new StatusError.Cause(
-        "FieldValueInvalid", field, "Invalid value: " + goRule(rule) + ": " + detail);
-  }
-
-  /** The rule as Go's encoding/json prints apiextensions.ValidationRule (HTML-escaped). */
-  private static String goRule(JsonNode v) {
-    StringBuilder out = new StringBuilder("{");
-    out.append("\"Rule\":").append(goString(v.path("rule").asText("")));
-    out.append(",\"Message\":").append(goString(v.path("message").asText("")));
-    out.append(",\"MessageExpression\":").append(goString(v.path("messageExpression").asText("")));
-    out.append(",\"Reason\":")
-        .append(v.has("reason") ? goString(v.get("reason").asText()) : "null");
-    out.append(",\"FieldPath\":").append(goString(v.path("fieldPath").asText("")));
-    out.append(",\"OptionalOldSelf\":")
-        .append(v.has("optionalOldSelf") ? v.get("optionalOldSelf").asBoolean() : "null");
-    return out.append('}').toString();
-  }
-
-  private static String goString(String s) {
-    StringBuilder out = new StringBuilder("\"");
-    for (char c : s.toCharArray()) {
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        case '<' -> out.append("\\u003c");
-        case '>' -> out.append("\\u003e");
-        case '&' -> out.append("\\u0026");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    return out.append('"').toString();
   }
 }
