@@ -203,14 +203,18 @@ class CelTypeCheckConformanceTest extends ConformanceTestBase {
   }
 
   @Test
-  void escapedPropertyNames_areTypedAndEvaluated() {
+  void propertyNamesEscapedOrNot_andNestedDates_areTypedAndEvaluated() {
     String crd =
         crd(
             "escapes",
             "Escape",
             "\"a-b\":{\"type\":\"integer\"},\"if\":{\"type\":\"integer\"},"
+                + "\"namespace\":{\"type\":\"string\"},"
                 + "\"at\":{\"type\":\"string\",\"format\":\"date\"}",
-            "{\"rule\":\"self.a__dash__b < self.__if__\",\"message\":\"a-b below if\"},"
+            "{\"rule\":\"self.a__dash__b < self.__if__ && self.a__dash__b < self.if\","
+                + "\"message\":\"a-b below if\"},"
+                + "{\"rule\":\"self.namespace == self.__namespace__ && self.namespace != 'x'\","
+                + "\"message\":\"namespace is not x\"},"
                 + "{\"rule\":\"!has(self.at) || self.at < timestamp('2030-01-01T00:00:00Z')\","
                 + "\"message\":\"at before 2030\"}");
     Raw crdCreated = raw("POST", CRDS, "application/json", crd, Map.of());
@@ -220,7 +224,9 @@ class CelTypeCheckConformanceTest extends ConformanceTestBase {
         "{\"apiVersion\":\"conformance.podset.io/v1\",\"kind\":\"Escape\","
             + "\"metadata\":{\"name\":\"NAME\"},\"spec\":SPEC}";
     String refused =
-        object.replace("NAME", "e2").replace("SPEC", "{\"a-b\":3,\"if\":2,\"at\":\"2031-05-01\"}");
+        object
+            .replace("NAME", "e2")
+            .replace("SPEC", "{\"a-b\":3,\"if\":2,\"namespace\":\"x\",\"at\":\"2031-05-01\"}");
     // A real server serves a new CRD a moment after its create.
     Raw answer =
         io.podset.testkit.Eventually.await(
@@ -231,9 +237,12 @@ class CelTypeCheckConformanceTest extends ConformanceTestBase {
     assertThat(causes(answer))
         .containsExactly(
             "FieldValueInvalid spec: Invalid value: \"object\": a-b below if",
-            "FieldValueInvalid spec: Invalid value: \"object\": at before 2030");
+            "FieldValueInvalid spec: Invalid value: \"object\": at before 2030",
+            "FieldValueInvalid spec: Invalid value: \"object\": namespace is not x");
     String accepted =
-        object.replace("NAME", "e1").replace("SPEC", "{\"a-b\":1,\"if\":2,\"at\":\"2029-05-01\"}");
+        object
+            .replace("NAME", "e1")
+            .replace("SPEC", "{\"a-b\":1,\"if\":2,\"namespace\":\"n\",\"at\":\"2029-05-01\"}");
     Raw created = raw("POST", path, "application/json", accepted, Map.of());
     assertThat(created.code()).as(String.valueOf(created.body())).isEqualTo(201);
   }

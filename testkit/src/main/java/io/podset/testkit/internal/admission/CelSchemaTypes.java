@@ -21,12 +21,12 @@ import java.util.regex.Pattern;
  * The CEL type of {@code self} at one schema node, declared as kube-apiserver declares it, so that
  * cel's checker refuses what the real server's refuses at CRD write time (an undefined field, an
  * operator applied to mismatched types, a rule that is not a bool): objects are struct types with
- * their (escaped) properties, {@code additionalProperties} maps of string to the value type, arrays
- * lists of the item type, {@code integer} int, {@code number} double, {@code boolean} bool, strings
- * string or, by {@code format}, bytes ({@code byte}), duration ({@code duration}) and timestamp
- * ({@code date}, {@code date-time}); {@code x-kubernetes-int-or-string} is dyn. An object with
- * {@code x-kubernetes-preserve-unknown-fields} has only its declared properties (the real server
- * does not type unknown data), and a resource root (the CR itself, or an {@code
+ * their properties (named as they are or escaped), {@code additionalProperties} maps of string to
+ * the value type, arrays lists of the item type, {@code integer} int, {@code number} double, {@code
+ * boolean} bool, strings string or, by {@code format}, bytes ({@code byte}), duration ({@code
+ * duration}) and timestamp ({@code date}, {@code date-time}); {@code x-kubernetes-int-or-string} is
+ * dyn. An object with {@code x-kubernetes-preserve-unknown-fields} has only its declared properties
+ * (the real server does not type unknown data), and a resource root (the CR itself, or an {@code
  * x-kubernetes-embedded-resource}) also has {@code apiVersion}, {@code kind} and {@code metadata}
  * with {@code name} and {@code generateName}. A node Kubernetes cannot type (no {@code type}, or an
  * array without {@code items}) is left out of its parent, so naming it is an undefined field. The
@@ -62,6 +62,7 @@ final class CelSchemaTypes implements CelTypeProvider {
 
   private static final Pattern ESCAPABLE = Pattern.compile("[a-zA-Z_.\\-/][a-zA-Z0-9_.\\-/]*");
   private static final Pattern TO_ESCAPE = Pattern.compile("__|[.\\-/]");
+  private static final Pattern ESCAPED = Pattern.compile("__(underscores|dot|dash|slash)__");
 
   private final Map<String, CelType> structs = new LinkedHashMap<>();
   private final CelType self;
@@ -124,6 +125,30 @@ final class CelSchemaTypes implements CelTypeProvider {
     return out.toString();
   }
 
+  /** A field name of a rule as the property it names (Kubernetes' {@code Unescape}). */
+  static String unescape(String field) {
+    if (field.length() > 4 && field.startsWith("__") && field.endsWith("__")) {
+      String word = field.substring(2, field.length() - 2);
+      if (RESERVED.contains(word)) {
+        return word;
+      }
+    }
+    Matcher m = ESCAPED.matcher(field);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      String replacement =
+          switch (m.group(1)) {
+            case "underscores" -> "__";
+            case "dot" -> ".";
+            case "dash" -> "-";
+            default -> "/";
+          };
+      m.appendReplacement(out, Matcher.quoteReplacement(replacement));
+    }
+    m.appendTail(out);
+    return out.toString();
+  }
+
   private CelType typeOf(JsonNode schema, boolean resourceRoot, String name) {
     if (schema.path("x-kubernetes-int-or-string").asBoolean(false)) {
       return SimpleType.DYN;
@@ -164,7 +189,7 @@ final class CelSchemaTypes implements CelTypeProvider {
       }
       CelType type = typeOf(e.getValue(), embedded(e.getValue()), name + "." + field);
       if (type != null) {
-        fields.put(field, type);
+        fields.put(e.getKey(), type);
       }
     }
     if (resourceRoot) {
@@ -183,11 +208,18 @@ final class CelSchemaTypes implements CelTypeProvider {
     return struct(name, fields);
   }
 
+  /**
+   * A struct of {@code fields} by property name. As Kubernetes' type provider, a rule's field name
+   * is unescaped before the lookup, so {@code __namespace__} and {@code namespace} both name the
+   * property {@code namespace}, and {@code a__dash__b} names {@code a-b}.
+   */
   private CelType struct(String name, Map<String, CelType> fields) {
     Map<String, CelType> copy = Map.copyOf(fields);
+    // cel-java asks the names first: both forms of each property.
+    ImmutableSet.Builder<String> names = ImmutableSet.builder();
+    fields.keySet().forEach(f -> names.add(f).add(escape(f)));
     StructType type =
-        StructType.create(
-            name, ImmutableSet.copyOf(fields.keySet()), f -> Optional.ofNullable(copy.get(f)));
+        StructType.create(name, names.build(), f -> Optional.ofNullable(copy.get(unescape(f))));
     structs.put(name, type);
     return type;
   }

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * CelSchemaTypes} declares): {@code integer} to int, {@code number} to double, {@code string} to
  * string ({@code format: date-time} and {@code date} to timestamp, {@code duration} to duration,
  * {@code byte} to bytes), objects and maps to maps (an object's properties under their escaped
- * names, e.g. {@code a-b} as {@code a__dash__b}), arrays to lists; {@code
+ * names too, e.g. {@code a-b} also as {@code a__dash__b}), arrays to lists; {@code
  * x-kubernetes-int-or-string} and schema-less values by their JSON form. The root's {@code
  * metadata} shows only {@code name} and {@code generateName}, as on Kubernetes.
  */
@@ -104,9 +104,15 @@ final class CelValues {
       if (sub == null && additional != null && additional.isObject()) {
         sub = additional;
       }
-      boolean property = props != null && props.has(e.getKey());
-      String key = property ? CelSchemaTypes.escape(e.getKey()) : null;
-      out.put(key == null ? e.getKey() : key, of(e.getValue(), sub));
+      Object converted = of(e.getValue(), sub);
+      out.put(e.getKey(), converted);
+      // A rule may name a property by its escaped name too (a__dash__b, __namespace__): the map
+      // answers both, as Kubernetes' object values unescape the name of a field they select.
+      String escaped =
+          props != null && props.has(e.getKey()) ? CelSchemaTypes.escape(e.getKey()) : null;
+      if (escaped != null && !escaped.equals(e.getKey())) {
+        out.put(escaped, converted);
+      }
     }
     return out;
   }
