@@ -122,17 +122,17 @@
  *   <li>CEL validation rules of CRDs ({@code x-kubernetes-validations}, with {@code dev.cel:cel}),
  *       compiled once per served version when the CRD is written and type-checked against the
  *       schema as kube-apiserver does ({@code self} and {@code oldSelf} have their node's type:
- *       objects with their properties, escaped as {@code a__dash__b}; maps from {@code
- *       additionalProperties}; lists; {@code byte}, {@code date}, {@code date-time} and {@code
- *       duration} strings as bytes, timestamp, duration; int-or-string as dyn; a {@code
- *       x-kubernetes-preserve-unknown-fields} object only with its declared properties; {@code
- *       apiVersion}, {@code kind}, {@code metadata.name}/{@code generateName} on the root and
- *       embedded resources). A CRD whose rule or {@code messageExpression} does not compile
- *       (syntax, undefined field, no matching overload), is not a bool (a string), or whose {@code
- *       fieldPath} names no field, is refused with the real 422 causes and cel-go's texts; rules
- *       are evaluated at every level of the schema (object properties, array items, map values) on
- *       each create and update: {@code self}; transition rules reading {@code oldSelf} only on
- *       updates where the old value exists (through object fields, map keys and {@code
+ *       objects with their properties, named as they are or escaped ({@code a__dash__b}, {@code
+ *       __namespace__}); maps from {@code additionalProperties}; lists; {@code byte}, {@code date},
+ *       {@code date-time} and {@code duration} strings as bytes, timestamp, duration; int-or-string
+ *       as dyn; a {@code x-kubernetes-preserve-unknown-fields} object only with its declared
+ *       properties; {@code apiVersion}, {@code kind}, {@code metadata.name}/{@code generateName} on
+ *       the root and embedded resources). A CRD whose rule or {@code messageExpression} does not
+ *       compile (syntax, undefined field, no matching overload), is not a bool (a string), or whose
+ *       {@code fieldPath} names no field, is refused with the real 422 causes and cel-go's texts;
+ *       rules are evaluated at every level of the schema (object properties, array items, map
+ *       values) on each create and update: {@code self}; transition rules reading {@code oldSelf}
+ *       only on updates where the old value exists (through object fields, map keys and {@code
  *       x-kubernetes-list-type: map} keys), {@code optionalOldSelf}; ratcheting (a rule without
  *       {@code oldSelf} is not judged again on an unchanged value); {@code message}, {@code
  *       messageExpression} (falling back to the message when it fails), {@code reason} (Invalid,
