@@ -120,25 +120,31 @@
  *       OpenAPI v3 schema (types, required, minimum/maximum, enum, pattern, length and item bounds,
  *       defaults, pruning of undeclared fields).
  *   <li>CEL validation rules of CRDs ({@code x-kubernetes-validations}, with {@code dev.cel:cel}),
- *       compiled once per served version when the CRD is written (a CRD whose rule or {@code
- *       messageExpression} does not compile, or whose {@code fieldPath} names no field, is refused
- *       with the real 422 causes, syntax and undeclared-reference texts as cel-go's) and evaluated
- *       at every level of the schema (object properties, array items, map values) on each create
- *       and update: {@code self}; transition rules reading {@code oldSelf} only on updates where
- *       the old value exists (through object fields, map keys and {@code x-kubernetes-list-type:
- *       map} keys), {@code optionalOldSelf}; ratcheting (a rule without {@code oldSelf} is not
- *       judged again on an unchanged value); {@code message}, {@code messageExpression} (falling
- *       back to the message when it fails), {@code reason} (Invalid, Forbidden, Required,
- *       Duplicate) and {@code fieldPath}, in the real server's causes ({@code spec.ports[2]:
- *       Invalid value: "integer": ...}); rules are not run when the schema found a wrong type or a
- *       missing field (the real server's {@code <nil>} cause instead); a missing field is cel-go's
- *       {@code no such key: x evaluating rule: ...}. Values are typed by the schema (integer to
- *       int, number to double, {@code date-time} to timestamp, {@code duration} to duration).
- *       Functions: the standard library and macros, cel's strings, optional and sets extensions,
- *       and Kubernetes' lists ({@code isSorted}, {@code sum}, {@code min}, {@code max}, {@code
- *       indexOf}, {@code lastIndexOf}), regex ({@code find}, {@code findAll}), quantity ({@code
- *       quantity}, {@code isQuantity}, comparisons, arithmetic, conversions) and URL ({@code url},
- *       {@code isURL}, getters) libraries.
+ *       compiled once per served version when the CRD is written and type-checked against the
+ *       schema as kube-apiserver does ({@code self} and {@code oldSelf} have their node's type:
+ *       objects with their properties, named as they are or escaped ({@code a__dash__b}, {@code
+ *       __namespace__}); maps from {@code additionalProperties}; lists; {@code byte}, {@code date},
+ *       {@code date-time} and {@code duration} strings as bytes, timestamp, duration; int-or-string
+ *       as dyn; a {@code x-kubernetes-preserve-unknown-fields} object only with its declared
+ *       properties; {@code apiVersion}, {@code kind}, {@code metadata.name}/{@code generateName} on
+ *       the root and embedded resources). A CRD whose rule or {@code messageExpression} does not
+ *       compile (syntax, undefined field, no matching overload), is not a bool (a string), or whose
+ *       {@code fieldPath} names no field, is refused with the real 422 causes and cel-go's texts;
+ *       rules are evaluated at every level of the schema (object properties, array items, map
+ *       values) on each create and update: {@code self}; transition rules reading {@code oldSelf}
+ *       only on updates where the old value exists (through object fields, map keys and {@code
+ *       x-kubernetes-list-type: map} keys), {@code optionalOldSelf}; ratcheting (a rule without
+ *       {@code oldSelf} is not judged again on an unchanged value); {@code message}, {@code
+ *       messageExpression} (falling back to the message when it fails), {@code reason} (Invalid,
+ *       Forbidden, Required, Duplicate) and {@code fieldPath}, in the real server's causes ({@code
+ *       spec.ports[2]: Invalid value: "integer": ...}); rules are not run when the schema found a
+ *       wrong type or a missing field (the real server's {@code <nil>} cause instead); a missing
+ *       field is cel-go's {@code no such key: x evaluating rule: ...}. Values are typed by the
+ *       schema as declared. Functions: the standard library and macros, cel's strings, optional and
+ *       sets extensions, and Kubernetes' lists ({@code isSorted}, {@code sum}, {@code min}, {@code
+ *       max}, {@code indexOf}, {@code lastIndexOf}), regex ({@code find}, {@code findAll}),
+ *       quantity ({@code quantity}, {@code isQuantity}, comparisons, arithmetic, conversions) and
+ *       URL ({@code url}, {@code isURL}, getters) libraries.
  *   <li>Discovery ({@code /version} v1.34.x with the emulation and compatibility fields of
  *       kube-apiserver 1.34, the release the conformance suite runs against; our kubectl dispatcher
  *       then runs its built-in 1.32 client, which prints a skew warning only for {@code kubectl
@@ -258,15 +264,17 @@
  *   <li>Aggregated discovery (clients fall back to the plain documents), OpenAPI v2 and schemas in
  *       OpenAPI v3, {@code kubectl explain}, subresources other than status and scale (logs, exec,
  *       eviction, binding, proxy).
- *   <li>Of CEL rules: type checking against the schema ({@code self} and {@code oldSelf} are
- *       dynamic, so a rule naming an undeclared field or comparing a string with an int compiles
- *       and fails on evaluation, where the real server refuses the CRD); the cost estimator and
- *       runtime cost budget (the real server refuses rules whose estimated cost exceeds its budget,
- *       which the fake accepts: size your schemas with {@code maxItems}/{@code maxLength} and check
- *       on a real server); the texts of evaluation errors other than a missing field (cel-java's
- *       words, not cel-go's; {@code no such overload} included); the order of causes (the real
- *       server's is Go map order, random); the strings library's {@code format}, {@code
- *       strings.quote} versions, the {@code ip}/{@code cidr}, {@code semver} and authorizer
+ *   <li>Of CEL rules: the cost estimator and the runtime cost budget ({@code dev.cel:cel} has
+ *       neither a cost estimator nor a runtime cost tracker; the real server refuses a CRD whose
+ *       rule's estimated cost, or whose schema's total, exceeds its budget, e.g. {@code self.all(x,
+ *       self.all(y, x == y))} over a list without {@code maxItems}, and stops rules at a write's
+ *       runtime budget; the fake accepts and runs them: size your schemas with {@code
+ *       maxItems}/{@code maxProperties}/{@code maxLength} and check on a real server); the
+ *       generated struct type names in checker errors ({@code selfType.o}, the real server's {@code
+ *       selfType<n>.o} has a random number); the texts of evaluation errors other than a missing
+ *       field (cel-java's words, not cel-go's; {@code no such overload} included); the order of
+ *       causes (the real server's is Go map order, random); the strings library's {@code format},
+ *       {@code strings.quote} versions, the {@code ip}/{@code cidr}, {@code semver} and authorizer
  *       libraries; CRD validation ratcheting of the OpenAPI schema checks (only CEL rules ratchet).
  *   <li>A future resourceVersion answers 504 at once (no wait); watch caches, etcd compaction by
  *       time (the history window counts changes), the CRD Established condition being asynchronous.

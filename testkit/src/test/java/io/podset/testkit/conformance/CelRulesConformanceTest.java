@@ -53,7 +53,7 @@ class CelRulesConformanceTest extends ConformanceTestBase {
   }
 
   /** The causes of a 422 as {@code reason field: message}, sorted. */
-  private static List<String> causes(Raw raw) {
+  static List<String> causes(Raw raw) {
     assertThat(raw.code()).as("refused with 422: " + raw.body()).isEqualTo(422);
     assertThat(raw.body().path("reason").asText()).isEqualTo("Invalid");
     List<String> out = new ArrayList<>();
@@ -209,21 +209,30 @@ class CelRulesConformanceTest extends ConformanceTestBase {
         "POST",
         "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
         "application/json",
-        "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"CustomResourceDefinition\","
-            + "\"metadata\":{\"name\":\""
-            + plural
-            + ".conformance.podset.io\"},\"spec\":{\"group\":\"conformance.podset.io\","
-            + "\"scope\":\"Namespaced\",\"names\":{\"plural\":\""
-            + plural
-            + "\",\"kind\":\""
-            + kind
-            + "\"},\"versions\":[{\"name\":\"v1\",\"served\":true,\"storage\":true,"
-            + "\"schema\":{\"openAPIV3Schema\":{\"type\":\"object\",\"properties\":{"
-            + "\"spec\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}},"
-            + "\"x-kubernetes-validations\":["
-            + rules
-            + "]}}}}}]}}",
+        crd(plural, kind, "\"a\":{\"type\":\"integer\"}", rules),
         Map.of());
+  }
+
+  /**
+   * A CRD {@code plural.conformance.podset.io} whose {@code spec} has the {@code properties} and
+   * the {@code x-kubernetes-validations} {@code rules} (JSON object members and array members).
+   */
+  static String crd(String plural, String kind, String properties, String rules) {
+    return "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"CustomResourceDefinition\","
+        + "\"metadata\":{\"name\":\""
+        + plural
+        + ".conformance.podset.io\"},\"spec\":{\"group\":\"conformance.podset.io\","
+        + "\"scope\":\"Namespaced\",\"names\":{\"plural\":\""
+        + plural
+        + "\",\"kind\":\""
+        + kind
+        + "\"},\"versions\":[{\"name\":\"v1\",\"served\":true,\"storage\":true,"
+        + "\"schema\":{\"openAPIV3Schema\":{\"type\":\"object\",\"properties\":{"
+        + "\"spec\":{\"type\":\"object\",\"properties\":{"
+        + properties
+        + "},\"x-kubernetes-validations\":["
+        + rules
+        + "]}}}}}]}}";
   }
 
   @Test

@@ -5,8 +5,8 @@ import dev.cel.common.CelOptions;
 import dev.cel.common.CelValidationException;
 import dev.cel.common.CelValidationResult;
 import dev.cel.common.ast.CelReference;
+import dev.cel.common.types.CelType;
 import dev.cel.common.types.OptionalType;
-import dev.cel.common.types.SimpleType;
 import dev.cel.compiler.CelCompiler;
 import dev.cel.compiler.CelCompilerFactory;
 import dev.cel.extensions.CelExtensions;
@@ -14,13 +14,16 @@ import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelRuntimeFactory;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * The CEL environment of CRD validation rules: {@code self} and {@code oldSelf} (an optional with
- * {@code optionalOldSelf}), the standard library with the string, optional and set extensions, and
- * the Kubernetes functions of {@link KubernetesCelFunctions}. Built once; its compilers and runtime
- * are immutable and thread-safe, as are the programs they make.
+ * The CEL environment of CRD validation rules: the standard library with the string, optional and
+ * set extensions and the Kubernetes functions of {@link KubernetesCelFunctions}, built once, and
+ * per schema node {@code self} and {@code oldSelf} (an optional with {@code optionalOldSelf}) typed
+ * by {@link CelSchemaTypes}, so that rules are type-checked against the schema as on Kubernetes.
+ * Its compilers and runtime are immutable and thread-safe, as are the programs they make.
  */
 final class CelEnvironment {
 
@@ -29,8 +32,18 @@ final class CelEnvironment {
 
   private static final Pattern SYNTAX_ERROR = Pattern.compile("(?m)^(ERROR: <input>:\\d+:\\d+: )");
 
-  private static final CelCompiler COMPILER = compiler(false);
-  private static final CelCompiler OPTIONAL_OLD_SELF_COMPILER = compiler(true);
+  private static final Pattern CANDIDATES =
+      Pattern.compile("(?m)^(ERROR: .*found no matching overload for .*) \\(candidates: .*\\)$");
+
+  /** The library without {@code self}; each schema node's compiler extends it. */
+  private static final CelCompiler BASE =
+      CelCompilerFactory.standardCelCompilerBuilder()
+          .setOptions(OPTIONS)
+          .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+          .addLibraries(
+              CelExtensions.strings(), CelExtensions.optional(), CelExtensions.sets(OPTIONS))
+          .addFunctionDeclarations(KubernetesCelFunctions.declarations())
+          .build();
 
   private static final CelRuntime RUNTIME =
       CelRuntimeFactory.standardCelRuntimeBuilder()
@@ -45,25 +58,56 @@ final class CelEnvironment {
 
   private CelEnvironment() {}
 
-  private static CelCompiler compiler(boolean optionalOldSelf) {
-    return CelCompilerFactory.standardCelCompilerBuilder()
-        .setOptions(OPTIONS)
-        .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-        .addVar("self", SimpleType.DYN)
-        .addVar("oldSelf", optionalOldSelf ? OptionalType.create(SimpleType.DYN) : SimpleType.DYN)
-        .addLibraries(
-            CelExtensions.strings(), CelExtensions.optional(), CelExtensions.sets(OPTIONS))
-        .addFunctionDeclarations(KubernetesCelFunctions.declarations())
+  /**
+   * Compilers whose {@code self} has no struct type (a string, a list of ints...), shared by all
+   * schemas: building a compiler takes milliseconds, and most rules are on such nodes.
+   */
+  private static final Map<Map.Entry<CelType, Boolean>, CelCompiler> SHARED =
+      new ConcurrentHashMap<>();
+
+  /**
+   * The compiler of rules on one schema node: {@code self} and {@code oldSelf} of that node's type.
+   */
+  static CelCompiler compiler(CelSchemaTypes types, boolean optionalOldSelf) {
+    if (types.types().isEmpty()) {
+      return SHARED.computeIfAbsent(
+          Map.entry(types.self(), optionalOldSelf), k -> build(types, optionalOldSelf));
+    }
+    return build(types, optionalOldSelf);
+  }
+
+  private static CelCompiler build(CelSchemaTypes types, boolean optionalOldSelf) {
+    CelType self = types.self();
+    return BASE.toCompilerBuilder()
+        .setTypeProvider(types)
+        .addVar("self", self)
+        .addVar("oldSelf", optionalOldSelf ? OptionalType.create(self) : self)
         .build();
   }
 
   /**
-   * Compiles {@code expression}.
+   * cel-java's checker errors in cel-go's words, which the real server prints: without the list of
+   * candidate overloads, and with the well-known types by their CEL names.
+   */
+  private static String goCheckerText(String text) {
+    StringBuilder out = new StringBuilder();
+    for (String line : CANDIDATES.matcher(text).replaceAll("$1").split("\n", -1)) {
+      if (line.startsWith("ERROR: ")) {
+        line =
+            line.replace("google.protobuf.Timestamp", "timestamp")
+                .replace("google.protobuf.Duration", "duration");
+      }
+      out.append(out.isEmpty() ? "" : "\n").append(line);
+    }
+    return out.toString();
+  }
+
+  /**
+   * Compiles {@code expression} with a compiler of {@link #compiler}.
    *
    * @throws IllegalArgumentException with cel's error text when it does not compile
    */
-  static Compiled compile(String expression, boolean optionalOldSelf) {
-    CelCompiler compiler = optionalOldSelf ? OPTIONAL_OLD_SELF_COMPILER : COMPILER;
+  static Compiled compile(CelCompiler compiler, String expression) {
     CelValidationResult parsed = compiler.parse(expression);
     if (parsed.hasError()) {
       // cel-go names parser errors so; the rest of the text is the same ANTLR grammar's.
@@ -72,7 +116,7 @@ final class CelEnvironment {
     }
     CelValidationResult result = compiler.compile(expression);
     if (result.hasError()) {
-      throw new IllegalArgumentException(result.getErrorString());
+      throw new IllegalArgumentException(goCheckerText(result.getErrorString()));
     }
     try {
       CelAbstractSyntaxTree ast = result.getAst();

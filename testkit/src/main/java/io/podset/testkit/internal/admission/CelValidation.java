@@ -1,6 +1,8 @@
 package io.podset.testkit.internal.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.cel.compiler.CelCompiler;
 import io.podset.testkit.internal.resource.StatusError;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,7 +39,7 @@ final class CelValidation {
   /** Compiles every rule of {@code schema} (null for none). */
   static CelValidation of(JsonNode schema) {
     List<StatusError.Cause> errors = new ArrayList<>();
-    Node root = schema == null ? null : Node.compile(schema, "", errors);
+    Node root = schema == null ? null : Node.compile(schema, "", true, errors);
     // As kube-apiserver: a fieldPath that names no field is refused before rules are compiled.
     List<StatusError.Cause> paths =
         errors.stream().filter(c -> c.field().endsWith(".fieldPath")).toList();
@@ -109,6 +111,26 @@ final class CelValidation {
     }
   }
 
+  /** The compilers of one node's rules, made when a rule needs one (with or without optional). */
+  private static final class Compilers {
+    private final CelSchemaTypes types;
+    private CelCompiler plain;
+    private CelCompiler optional;
+
+    Compilers(JsonNode schema, boolean resourceRoot) {
+      this.types = CelSchemaTypes.of(schema, resourceRoot, "selfType");
+    }
+
+    CelCompiler get(boolean optionalOldSelf) {
+      if (optionalOldSelf) {
+        optional = optional == null ? CelEnvironment.compiler(types, true) : optional;
+        return optional;
+      }
+      plain = plain == null ? CelEnvironment.compiler(types, false) : plain;
+      return plain;
+    }
+  }
+
   private static final class Node {
     private final JsonNode schema;
     private final List<Rule> rules = new ArrayList<>();
@@ -120,24 +142,36 @@ final class CelValidation {
       this.schema = schema;
     }
 
-    /** A node for {@code schema}, or null when neither it nor anything below has rules. */
-    static Node compile(JsonNode schema, String path, List<StatusError.Cause> errors) {
+    /**
+     * A node for {@code schema}, or null when neither it nor anything below has rules; {@code
+     * resourceRoot} for the CR's root and embedded resources.
+     */
+    static Node compile(
+        JsonNode schema, String path, boolean resourceRoot, List<StatusError.Cause> errors) {
       Node node = new Node(schema);
       JsonNode validations = schema.path("x-kubernetes-validations");
+      Compilers compilers = validations.isEmpty() ? null : new Compilers(schema, resourceRoot);
+      if (compilers != null && compilers.types.self() == null) {
+        errors.add(
+            CelRuleErrors.untypedNode(
+                (path.isEmpty() ? "" : path + ".") + "x-kubernetes-validations"));
+        compilers = null;
+        validations = MissingNode.getInstance();
+      }
       for (int i = 0; i < validations.size(); i++) {
         String fieldPath = validations.get(i).path("fieldPath").asText("");
         if (!fieldPath.isEmpty() && !validFieldPath(schema, fieldPath)) {
           errors.add(
-              new StatusError.Cause(
-                  "FieldValueInvalid",
+              CelRuleErrors.invalidFieldPath(
                   (path.isEmpty() ? "" : path + ".")
                       + "x-kubernetes-validations["
                       + i
                       + "].fieldPath",
-                  "Invalid value: \"" + fieldPath + "\": must be a valid path"));
+                  fieldPath));
         }
         Rule rule =
             compileRule(
+                compilers,
                 validations.get(i),
                 (path.isEmpty() ? "" : path + ".") + "x-kubernetes-validations[" + i + "]",
                 errors);
@@ -150,17 +184,20 @@ final class CelValidation {
             compile(
                 e.getValue(),
                 (path.isEmpty() ? "" : path + ".") + "properties[" + e.getKey() + "]",
+                embedded(e.getValue()),
                 errors);
         if (child != null) {
           node.properties.put(e.getKey(), child);
         }
       }
       if (schema.path("items").isObject()) {
-        node.items = compile(schema.get("items"), path + ".items", errors);
+        node.items =
+            compile(schema.get("items"), path + ".items", embedded(schema.get("items")), errors);
       }
       if (schema.path("additionalProperties").isObject()) {
+        JsonNode additional = schema.get("additionalProperties");
         node.additional =
-            compile(schema.get("additionalProperties"), path + ".additionalProperties", errors);
+            compile(additional, path + ".additionalProperties", embedded(additional), errors);
       }
       boolean empty =
           node.rules.isEmpty()
@@ -170,33 +207,47 @@ final class CelValidation {
       return empty ? null : node;
     }
 
-    private static Rule compileRule(JsonNode v, String path, List<StatusError.Cause> errors) {
+    private static boolean embedded(JsonNode schema) {
+      return schema.path("x-kubernetes-embedded-resource").asBoolean(false);
+    }
+
+    private static Rule compileRule(
+        Compilers compilers, JsonNode v, String path, List<StatusError.Cause> errors) {
       String ruleText = v.path("rule").asText("");
       String messageExpression = v.path("messageExpression").asText("");
       boolean optionalOldSelf = v.path("optionalOldSelf").asBoolean(false);
       CelEnvironment.Compiled program = null;
+      boolean readsOldSelf = false; // as Kubernetes: false when the rule does not compile
       CelEnvironment.Compiled message = null;
       try {
-        program = CelEnvironment.compile(ruleText, optionalOldSelf);
-        if (!program.resultType().equals("bool") && !program.resultType().equals("dyn")) {
-          errors.add(invalid(path + ".rule", v, "cel expression must evaluate to a bool"));
+        program = CelEnvironment.compile(compilers.get(optionalOldSelf), ruleText);
+        readsOldSelf = program.readsOldSelf();
+        // As Kubernetes: the checked type must be bool; a dyn result (int-or-string) is refused.
+        if (!program.resultType().equals("bool")) {
+          errors.add(
+              CelRuleErrors.invalidRule(
+                  path + ".rule", v, "cel expression must evaluate to a bool"));
           program = null;
         }
       } catch (IllegalArgumentException e) {
-        errors.add(invalid(path + ".rule", v, "compilation failed: " + e.getMessage()));
+        errors.add(
+            CelRuleErrors.invalidRule(path + ".rule", v, "compilation failed: " + e.getMessage()));
+      }
+      if (optionalOldSelf && !readsOldSelf) {
+        errors.add(CelRuleErrors.optionalOldSelfUnused(path + ".optionalOldSelf"));
       }
       if (!messageExpression.isEmpty()) {
         try {
-          message = CelEnvironment.compile(messageExpression, optionalOldSelf);
-          if (!message.resultType().equals("string") && !message.resultType().equals("dyn")) {
+          message = CelEnvironment.compile(compilers.get(optionalOldSelf), messageExpression);
+          if (!message.resultType().equals("string")) {
             errors.add(
-                invalid(
+                CelRuleErrors.invalidRule(
                     path + ".messageExpression", v, "messageExpression must evaluate to a string"));
             message = null;
           }
         } catch (IllegalArgumentException e) {
           errors.add(
-              invalid(
+              CelRuleErrors.invalidRule(
                   path + ".messageExpression",
                   v,
                   "messageExpression compilation failed: " + e.getMessage()));
@@ -376,48 +427,5 @@ final class CelValidation {
   /** The schema's type as Kubernetes prints it in a rule's error ({@code ""} when untyped). */
   private static String typeName(JsonNode schema) {
     return schema.path("type").asText("");
-  }
-
-  private static StatusError.Cause invalid(String field, JsonNode rule, String detail) {
-    return new StatusError.Cause(
-        "FieldValueInvalid", field, "Invalid value: " + goRule(rule) + ": " + detail);
-  }
-
-  /** The rule as Go's encoding/json prints apiextensions.ValidationRule (HTML-escaped). */
-  private static String goRule(JsonNode v) {
-    StringBuilder out = new StringBuilder("{");
-    out.append("\"Rule\":").append(goString(v.path("rule").asText("")));
-    out.append(",\"Message\":").append(goString(v.path("message").asText("")));
-    out.append(",\"MessageExpression\":").append(goString(v.path("messageExpression").asText("")));
-    out.append(",\"Reason\":")
-        .append(v.has("reason") ? goString(v.get("reason").asText()) : "null");
-    out.append(",\"FieldPath\":").append(goString(v.path("fieldPath").asText("")));
-    out.append(",\"OptionalOldSelf\":")
-        .append(v.has("optionalOldSelf") ? v.get("optionalOldSelf").asBoolean() : "null");
-    return out.append('}').toString();
-  }
-
-  private static String goString(String s) {
-    StringBuilder out = new StringBuilder("\"");
-    for (char c : s.toCharArray()) {
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        case '<' -> out.append("\\u003c");
-        case '>' -> out.append("\\u003e");
-        case '&' -> out.append("\\u0026");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    return out.append('"').toString();
   }
 }

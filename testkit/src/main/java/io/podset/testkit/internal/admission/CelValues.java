@@ -1,13 +1,14 @@
 package io.podset.testkit.internal.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.google.protobuf.Duration;
+import com.google.protobuf.ByteString;
 import com.google.protobuf.NullValue;
-import com.google.protobuf.Timestamp;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +16,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * JSON values as CEL sees them, typed by their schema as Kubernetes maps them: {@code integer} to
- * int, {@code number} to double, {@code string} to string ({@code format: date-time} to timestamp,
- * {@code format: duration} to duration), objects and maps to maps, arrays to lists; {@code
+ * JSON values as CEL sees them, typed by their schema as Kubernetes maps them (the types {@link
+ * CelSchemaTypes} declares): {@code integer} to int, {@code number} to double, {@code string} to
+ * string ({@code format: date-time} and {@code date} to timestamp, {@code duration} to duration,
+ * {@code byte} to bytes), objects and maps to maps (an object's properties under their escaped
+ * names too, e.g. {@code a-b} also as {@code a__dash__b}), arrays to lists; {@code
  * x-kubernetes-int-or-string} and schema-less values by their JSON form. The root's {@code
  * metadata} shows only {@code name} and {@code generateName}, as on Kubernetes.
  */
@@ -52,9 +55,22 @@ final class CelValues {
     String format = schema == null ? "" : schema.path("format").asText("");
     if (value.isTextual()) {
       if (type.equals("string") && format.equals("date-time")) {
-        Timestamp t = timestamp(value.asText());
+        Instant t = timestamp(value.asText());
         if (t != null) {
           return t;
+        }
+      }
+      if (type.equals("string") && format.equals("date")) {
+        Instant t = timestamp(value.asText() + "T00:00:00Z");
+        if (t != null) {
+          return t;
+        }
+      }
+      if (type.equals("string") && format.equals("byte")) {
+        try {
+          return ByteString.copyFrom(Base64.getDecoder().decode(value.asText()));
+        } catch (IllegalArgumentException e) {
+          return value.asText(); // the schema's format check refuses it
         }
       }
       if (type.equals("string") && format.equals("duration")) {
@@ -88,15 +104,22 @@ final class CelValues {
       if (sub == null && additional != null && additional.isObject()) {
         sub = additional;
       }
-      out.put(e.getKey(), of(e.getValue(), sub));
+      Object converted = of(e.getValue(), sub);
+      out.put(e.getKey(), converted);
+      // A rule may name a property by its escaped name too (a__dash__b, __namespace__): the map
+      // answers both, as Kubernetes' object values unescape the name of a field they select.
+      String escaped =
+          props != null && props.has(e.getKey()) ? CelSchemaTypes.escape(e.getKey()) : null;
+      if (escaped != null && !escaped.equals(e.getKey())) {
+        out.put(escaped, converted);
+      }
     }
     return out;
   }
 
-  private static Timestamp timestamp(String text) {
+  private static Instant timestamp(String text) {
     try {
-      Instant i = Instant.parse(text);
-      return Timestamp.newBuilder().setSeconds(i.getEpochSecond()).setNanos(i.getNano()).build();
+      return Instant.parse(text);
     } catch (DateTimeParseException e) {
       return null;
     }
@@ -110,7 +133,7 @@ final class CelValues {
       rest = rest.substring(1);
     }
     if (rest.equals("0")) {
-      return Duration.getDefaultInstance();
+      return Duration.ZERO;
     }
     Matcher m = GO_DURATION.matcher(rest);
     BigDecimal nanos = BigDecimal.ZERO;
@@ -137,9 +160,6 @@ final class CelValues {
       return null;
     }
     long total = nanos.longValue() * (negative ? -1 : 1);
-    return Duration.newBuilder()
-        .setSeconds(total / 1_000_000_000L)
-        .setNanos((int) (total % 1_000_000_000L))
-        .build();
+    return Duration.ofNanos(total);
   }
 }

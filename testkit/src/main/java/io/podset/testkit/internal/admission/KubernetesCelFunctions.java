@@ -8,6 +8,7 @@ import dev.cel.common.types.ListType;
 import dev.cel.common.types.MapType;
 import dev.cel.common.types.OpaqueType;
 import dev.cel.common.types.SimpleType;
+import dev.cel.common.types.TypeParamType;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
 import java.math.BigDecimal;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,11 +34,26 @@ final class KubernetesCelFunctions {
 
   static final CelType QUANTITY = OpaqueType.create("kubernetes.Quantity");
   static final CelType URL = OpaqueType.create("kubernetes.URL");
-  private static final CelType DYN = SimpleType.DYN;
-  private static final CelType LIST = ListType.create(DYN);
+  private static final CelType PARAM_A = TypeParamType.create("A");
+  private static final CelType LIST_OF_A = ListType.create(PARAM_A);
   private static final CelType STRING = SimpleType.STRING;
   private static final CelType INT = SimpleType.INT;
   private static final CelType BOOL = SimpleType.BOOL;
+
+  /** The element types of Kubernetes' isSorted, min and max, and of sum. */
+  private static final List<CelType> COMPARABLE =
+      List.of(
+          BOOL,
+          INT,
+          SimpleType.UINT,
+          SimpleType.DOUBLE,
+          SimpleType.BYTES,
+          STRING,
+          SimpleType.DURATION,
+          SimpleType.TIMESTAMP);
+
+  private static final List<CelType> SUMMABLE =
+      List.of(INT, SimpleType.UINT, SimpleType.DOUBLE, SimpleType.DURATION);
 
   /** A parsed quantity: its exact value. */
   record Quantity(BigDecimal value) {}
@@ -48,12 +65,14 @@ final class KubernetesCelFunctions {
 
   static List<CelFunctionDecl> declarations() {
     List<CelFunctionDecl> d = new ArrayList<>();
-    d.add(member("isSorted", "k8s_list_is_sorted", BOOL, LIST));
-    d.add(member("sum", "k8s_list_sum", DYN, LIST));
-    d.add(member("min", "k8s_list_min", DYN, LIST));
-    d.add(member("max", "k8s_list_max", DYN, LIST));
-    d.add(member("indexOf", "k8s_list_index_of", INT, LIST, DYN));
-    d.add(member("lastIndexOf", "k8s_list_last_index_of", INT, LIST, DYN));
+    // As Kubernetes' lists library: one overload per element type, so the checker refuses e.g.
+    // the sum of strings; the element type is the result of sum, min and max.
+    d.add(listFunction("isSorted", "is_sorted", COMPARABLE, t -> BOOL));
+    d.add(listFunction("sum", "sum", SUMMABLE, t -> t));
+    d.add(listFunction("min", "min", COMPARABLE, t -> t));
+    d.add(listFunction("max", "max", COMPARABLE, t -> t));
+    d.add(member("indexOf", "k8s_list_index_of", INT, LIST_OF_A, PARAM_A));
+    d.add(member("lastIndexOf", "k8s_list_last_index_of", INT, LIST_OF_A, PARAM_A));
     d.add(member("find", "k8s_string_find", STRING, STRING, STRING));
     d.add(
         CelFunctionDecl.newFunctionDeclaration(
@@ -94,10 +113,15 @@ final class KubernetesCelFunctions {
 
   static List<CelFunctionBinding> bindings() {
     List<CelFunctionBinding> b = new ArrayList<>();
-    b.add(CelFunctionBinding.from("k8s_list_is_sorted", List.class, l -> isSorted(l)));
-    b.add(CelFunctionBinding.from("k8s_list_sum", List.class, l -> sum(l)));
-    b.add(CelFunctionBinding.from("k8s_list_min", List.class, l -> extreme(l, -1)));
-    b.add(CelFunctionBinding.from("k8s_list_max", List.class, l -> extreme(l, 1)));
+    for (CelType t : COMPARABLE) {
+      b.add(CelFunctionBinding.from(overload("is_sorted", t), List.class, l -> isSorted(l)));
+      b.add(CelFunctionBinding.from(overload("min", t), List.class, l -> extreme(l, -1)));
+      b.add(CelFunctionBinding.from(overload("max", t), List.class, l -> extreme(l, 1)));
+    }
+    for (CelType t : SUMMABLE) {
+      Object zero = t.equals(SimpleType.DOUBLE) ? (Object) 0.0 : (Object) 0L;
+      b.add(CelFunctionBinding.from(overload("sum", t), List.class, l -> sum(l, zero)));
+    }
     b.add(
         CelFunctionBinding.from(
             "k8s_list_index_of", List.class, Object.class, (l, v) -> (long) l.indexOf(v)));
@@ -196,6 +220,20 @@ final class KubernetesCelFunctions {
     return b;
   }
 
+  private static CelFunctionDecl listFunction(
+      String name, String id, List<CelType> elements, UnaryOperator<CelType> result) {
+    List<CelOverloadDecl> overloads = new ArrayList<>();
+    for (CelType t : elements) {
+      overloads.add(
+          CelOverloadDecl.newMemberOverload(overload(id, t), result.apply(t), ListType.create(t)));
+    }
+    return CelFunctionDecl.newFunctionDeclaration(name, overloads);
+  }
+
+  private static String overload(String id, CelType element) {
+    return "k8s_list_" + element.name() + "_" + id;
+  }
+
   private static CelFunctionDecl member(String name, String id, CelType result, CelType... args) {
     return CelFunctionDecl.newFunctionDeclaration(
         name, CelOverloadDecl.newMemberOverload(id, result, args));
@@ -216,9 +254,9 @@ final class KubernetesCelFunctions {
     return true;
   }
 
-  private static Object sum(List<?> list) throws CelEvaluationException {
+  private static Object sum(List<?> list, Object zero) throws CelEvaluationException {
     if (list.isEmpty()) {
-      return 0L;
+      return zero;
     }
     if (list.get(0) instanceof Double) {
       double total = 0;
