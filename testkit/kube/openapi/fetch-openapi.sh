@@ -3,7 +3,8 @@
 # group/version documents it serves at /openapi/v3/... for the built-in kinds, and the documents it
 # builds for the two template CRDs of template-crds.yaml (what the fake fills in for each custom
 # resource). Only the group/versions of GROUP_VERSIONS are kept (those with kinds the fake serves);
-# the fake trims each document further to the resources it serves, when it serves it.
+# the fake trims each document further to the resources it serves, when it serves it. Also the
+# OpenAPI v2 document of the built-in kinds, as JSON and protobuf (kube-openapi-v2.*.gz).
 #
 # Source: kube-apiserver and etcd as testkit/kube/build-control-plane.sh builds them
 # (k8s.io/kubernetes v1.34.4 from the Go module proxy), started here on free local ports with the
@@ -66,6 +67,14 @@ users: [{name: a, user: {token: "$TOKEN"}}]
 contexts: [{name: r, context: {cluster: r, user: a}}]
 current-context: r
 KC
+# OpenAPI v2 before the template CRDs exist: one document of every built-in kind, as JSON and in
+# the protobuf form kubectl 1.27 and 1.28 ask for (untrimmed: the fake cannot re-encode it).
+RES="$(dirname "$OUT")"
+curl -sfk -H "Authorization: Bearer $TOKEN" "https://127.0.0.1:$API_PORT/openapi/v2" \
+  | gzip -9 -n > "$RES/kube-openapi-v2.json.gz"
+curl -sfk -H "Authorization: Bearer $TOKEN" \
+  -H "Accept: application/com.github.proto-openapi.spec.v2@v1.0+protobuf" \
+  "https://127.0.0.1:$API_PORT/openapi/v2" | gzip -9 -n > "$RES/kube-openapi-v2.pb.gz"
 kubectl --kubeconfig "$WORK/kubeconfig" apply -f "$HERE/template-crds.yaml" >&2
 for _ in $(seq 60); do
   get /openapi/v3 | grep -q 'clusterq.example.com/versionq' && get /openapi/v3 | grep -q 'groupq.example.com/versionq' && break

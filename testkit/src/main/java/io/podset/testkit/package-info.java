@@ -264,15 +264,16 @@
  *       "firstTimestamp": null}).
  *   <li>Warning headers for deprecated APIs (no served version is deprecated); the descriptions of
  *       built-in table columns are shortened.
- *   <li>OpenAPI v2 ({@code /openapi/v2} answers 404: kubectl 1.27 asks for it in protobuf and falls
- *       back to v3; 1.28 and later, client-go and fabric8 do not ask); the protobuf forms of
- *       OpenAPI v3 and of aggregated discovery (406 and a fall-back to the next {@code Accept}
- *       entry, where the real server serves them); in the OpenAPI index, the entries of the group
- *       documents ({@code apis/apps}) and of {@code version} and the OIDC endpoints; a CRD's
- *       document follows the fake's copy of its schema (the real server also drops fields its
- *       structural-schema conversion does not keep); subresources other than status and scale
- *       (logs, exec, eviction, binding, proxy), which are neither served nor in discovery or
- *       OpenAPI.
+ *   <li>In OpenAPI v2 ({@code /openapi/v2}, JSON or protobuf, read by kubectl 1.27 and 1.28 for
+ *       apply, edit, diff and explain): the real server's document of the built-in kinds as is,
+ *       neither trimmed to what the fake serves nor listing custom resources (kubectl 1.27 and 1.28
+ *       explain them from v3); the protobuf forms of OpenAPI v3 and of aggregated discovery (406
+ *       and a fall-back to the next {@code Accept} entry, where the real server serves them); in
+ *       the OpenAPI index, the entries of the group documents ({@code apis/apps}) and of {@code
+ *       version} and the OIDC endpoints; a CRD's document follows the fake's copy of its schema
+ *       (the real server also drops fields its structural-schema conversion does not keep);
+ *       subresources other than status and scale (logs, exec, eviction, binding, proxy), which are
+ *       neither served nor in discovery or OpenAPI.
  *   <li>Of CEL rules: type checking against the schema ({@code self} and {@code oldSelf} are
  *       dynamic, so a rule naming an undeclared field or comparing a string with an int compiles
  *       and fails on evaluation, where the real server refuses the CRD); the cost estimator and

@@ -94,7 +94,7 @@ class AggregatedDiscoveryConformanceTest extends ConformanceTestBase {
   }
 
   @Test
-  void groups_listDeploymentsWithTheirSubresources() {
+  void groups_listDeploymentsAndCrdsWithTheirSubresources() {
     Answer apis = discover("/apis", V2);
     assertThat(apis.code()).isEqualTo(200);
     assertThat(apis.contentType()).isEqualTo(V2);
@@ -112,6 +112,20 @@ class AggregatedDiscoveryConformanceTest extends ConformanceTestBase {
            {"subresource":"scale","responseKind":{"group":"autoscaling","version":"v1","kind":"Scale"},
             "verbs":["get","patch","update"]},
            {"subresource":"status","responseKind":{"group":"","version":"","kind":"Deployment"},
+            "verbs":["get","patch","update"]}]}""");
+    JsonNode apiextensions = group(apis.body(), "apiextensions.k8s.io").path("versions").get(0);
+    assertSameJson(
+        "customresourcedefinitions",
+        resource(apiextensions, "customresourcedefinitions"),
+        """
+        {"resource":"customresourcedefinitions",
+         "responseKind":{"group":"","version":"","kind":"CustomResourceDefinition"},
+         "scope":"Cluster","singularResource":"customresourcedefinition",
+         "verbs":["create","delete","deletecollection","get","list","patch","update","watch"],
+         "shortNames":["crd","crds"],"categories":["api-extensions"],
+         "subresources":[
+           {"subresource":"status",
+            "responseKind":{"group":"","version":"","kind":"CustomResourceDefinition"},
             "verbs":["get","patch","update"]}]}""");
     JsonNode autoscaling = group(apis.body(), "autoscaling");
     assertThat(autoscaling.path("versions").get(0).path("version").asText())

@@ -154,6 +154,39 @@ class OpenApiConformanceTest extends ConformanceTestBase {
   }
 
   @Test
+  void v2_isServedAsJson_andInTheProtobufFormOfKubectl127() throws Exception {
+    Fetched json = fetch("/openapi/v2", Map.of("Accept", "application/json"));
+    assertThat(json.code()).isEqualTo(200);
+    assertThat(java.util.Arrays.stream(json.header("Vary").split(",")).map(String::trim))
+        .containsExactly("Accept-Encoding", "Accept");
+    assertThat(json.body().path("swagger").asText()).isEqualTo("2.0");
+    assertSameJson(
+        "Pod's gvk in v2",
+        json.body()
+            .path("definitions")
+            .path("io.k8s.api.core.v1.Pod")
+            .path("x-kubernetes-group-version-kind"),
+        "[{\"group\":\"\",\"kind\":\"Pod\",\"version\":\"v1\"}]");
+
+    HttpClient http = client.getHttpClient();
+    HttpRequest request =
+        http.newHttpRequestBuilder()
+            .uri(client.getMasterUrl() + "openapi/v2")
+            .header("Accept", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf")
+            .build();
+    HttpResponse<byte[]> protobuf = http.sendAsync(request, byte[].class).get(30, TimeUnit.SECONDS);
+    assertThat(protobuf.code()).isEqualTo(200);
+    assertThat(protobuf.header("Content-Type"))
+        .isEqualTo("application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
+    // gnostic's Document: field 1 (swagger) is the string "2.0", field 2 the info titled
+    // Kubernetes.
+    byte[] body = protobuf.body();
+    assertThat(java.util.Arrays.copyOf(body, 5)).containsExactly(0x0a, 0x03, '2', '.', '0');
+    assertThat(new String(body, 0, 64, java.nio.charset.StandardCharsets.ISO_8859_1))
+        .contains("Kubernetes");
+  }
+
+  @Test
   void staleHash_isRedirectedToTheCurrentOne() {
     String current = url("apis/apps/v1");
     Fetched stale = fetch("/openapi/v3/apis/apps/v1?hash=0123", Map.of());

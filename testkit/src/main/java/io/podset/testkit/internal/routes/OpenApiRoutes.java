@@ -2,6 +2,7 @@ package io.podset.testkit.internal.routes;
 
 import io.podset.testkit.internal.http.ApiRequest;
 import io.podset.testkit.internal.http.ApiResponse;
+import io.podset.testkit.internal.openapi.OpenApiV2;
 import io.podset.testkit.internal.openapi.OpenApiV3;
 import io.podset.testkit.internal.resource.Json;
 import java.nio.charset.StandardCharsets;
@@ -20,8 +21,10 @@ import java.util.function.Supplier;
  * request with the current {@code ?hash=} is answered {@code Cache-Control: public, immutable} with
  * an {@code Expires} a year ahead, one without a hash {@code no-cache, private}, one with a stale
  * hash is redirected (301) to the current one; the ETag is the hash and {@code If-None-Match}
- * answers 304. Only JSON is served: an {@code Accept} without JSON (such as the protobuf form) is
- * answered 406, as the real server answers a media type it lacks.
+ * answers 304. Only JSON is served for v3: an {@code Accept} without JSON (such as the protobuf
+ * form) is answered 406, as the real server answers a media type it lacks. {@code /openapi/v2}
+ * serves the real server's v2 document of the built-in kinds ({@link OpenApiV2}), in protobuf when
+ * asked for it.
  */
 final class OpenApiRoutes {
 
@@ -34,16 +37,27 @@ final class OpenApiRoutes {
           .withZone(ZoneOffset.UTC);
   private static final Duration IMMUTABLE_FOR = Duration.ofDays(365);
 
+  // What kubectl 1.27 and 1.28 ask for, and what the real server labels its answer.
+  private static final String V2_PROTOBUF =
+      "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
+  private static final String V2_PROTOBUF_CONTENT_TYPE =
+      "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
+
   private final OpenApiV3 openApi;
   private final Supplier<Instant> now;
+  private final Instant started;
 
   OpenApiRoutes(OpenApiV3 openApi, Supplier<Instant> now) {
     this.openApi = Objects.requireNonNull(openApi, "openApi");
     this.now = Objects.requireNonNull(now, "now");
+    this.started = now.get();
   }
 
   /** The answer to a GET below {@code /openapi}; {@code segments} start with {@code openapi}. */
   ApiResponse route(ApiRequest request, List<String> segments) {
+    if (segments.size() == 2 && segments.get(1).equals("v2")) {
+      return v2(request);
+    }
     if (segments.size() < 2 || !segments.get(1).equals("v3")) {
       return empty(404);
     }
@@ -103,6 +117,41 @@ final class OpenApiRoutes {
       return new ApiResponse(304, "application/json", new byte[0], ok.headers());
     }
     return ok;
+  }
+
+  /** The v2 document: protobuf when the Accept names it first, else JSON (or 406). */
+  private ApiResponse v2(ApiRequest request) {
+    String accept = request.header("accept");
+    byte[] body;
+    String type;
+    if (accept != null && firstType(accept).equals(V2_PROTOBUF)) {
+      body = OpenApiV2.protobuf();
+      type = V2_PROTOBUF_CONTENT_TYPE;
+    } else if (acceptsJson(accept)) {
+      body = OpenApiV2.json();
+      type = "application/json";
+    } else {
+      return empty(406).withHeader("Vary", "Accept");
+    }
+    String etag = "\"" + OpenApiV2.hash() + "\"";
+    Map<String, String> headers =
+        Map.of(
+            "ETag",
+            etag,
+            "Vary",
+            "Accept-Encoding, Accept", // the real server sends both, as two headers
+            "Cache-Control",
+            "no-cache, private",
+            "Last-Modified",
+            httpDate(started));
+    if (etag.equals(request.header("if-none-match"))) {
+      return new ApiResponse(304, type, new byte[0], headers);
+    }
+    return new ApiResponse(200, type, body, headers);
+  }
+
+  private static String firstType(String accept) {
+    return accept.split(",")[0].split(";")[0].trim().toLowerCase(Locale.ROOT);
   }
 
   private static boolean acceptsJson(String accept) {
