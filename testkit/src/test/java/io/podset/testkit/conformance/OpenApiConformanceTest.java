@@ -216,6 +216,14 @@ class OpenApiConformanceTest extends ConformanceTestBase {
               gizmo.path("properties").path("metadata").path("allOf").get(0).path("$ref").asText())
           .isEqualTo("#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
       assertThat(gizmo.path("properties").path("kind").path("type").asText()).isEqualTo("string");
+      // An embedded resource gets apiVersion, kind and metadata, and requires kind and apiVersion.
+      JsonNode part = gizmo.at("/properties/spec/properties/parts/items");
+      assertThat(part.at("/properties/kind/description").asText())
+          .startsWith("kind is a string value representing the type of this object.");
+      assertThat(part.at("/properties/apiVersion/type").asText()).isEqualTo("string");
+      assertThat(part.at("/properties/metadata/allOf/0/$ref").asText())
+          .isEqualTo("#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
+      assertThat(part.path("required")).hasToString("[\"kind\",\"apiVersion\"]");
       JsonNode list = schemas.path("io.podset.conformance.openapi.v1.GizmoList");
       assertThat(list.path("description").asText()).isEqualTo("GizmoList is a list of Gizmo");
       assertThat(list.path("properties").path("items").path("items").path("$ref").asText())
@@ -286,6 +294,12 @@ class OpenApiConformanceTest extends ConformanceTestBase {
                       type: object
                       properties:
                         size: {type: integer, description: How big the gizmo is.}
+                        parts:
+                          type: array
+                          items:
+                            type: object
+                            x-kubernetes-embedded-resource: true
+                            x-kubernetes-preserve-unknown-fields: true
                     status:
                       type: object
                       properties:

@@ -59,12 +59,64 @@ final class CustomResourceDocuments {
     for (String field : List.of("apiVersion", "kind", "metadata")) {
       properties.set(field, template.path("properties").path(field).deepCopy());
     }
+    addEmbeddedProperties(schema, embeddedResourceProperties());
     ArrayNode gvk = schema.putArray("x-kubernetes-group-version-kind");
     gvk.addObject()
         .put("group", type.group())
         .put("kind", type.kind())
         .put("version", type.version());
     return schema;
+  }
+
+  /**
+   * As kube-apiserver's {@code addEmbeddedProperties}: below properties, items and
+   * additionalProperties, every {@code x-kubernetes-embedded-resource} gets the {@code apiVersion},
+   * {@code kind} and {@code metadata} properties the real server adds (taken from its document of
+   * the template's embedded resource), and requires {@code kind} and {@code apiVersion}.
+   */
+  private static void addEmbeddedProperties(JsonNode node, JsonNode added) {
+    if (!(node instanceof ObjectNode schema)) {
+      return;
+    }
+    schema.path("properties").forEach(p -> addEmbeddedProperties(p, added));
+    addEmbeddedProperties(schema.path("items"), added);
+    addEmbeddedProperties(schema.path("additionalProperties"), added);
+    if (schema.path("x-kubernetes-embedded-resource").asBoolean(false)) {
+      ObjectNode properties =
+          schema.has("properties")
+              ? (ObjectNode) schema.get("properties")
+              : schema.putObject("properties");
+      added.fields().forEachRemaining(e -> properties.set(e.getKey(), e.getValue().deepCopy()));
+      ArrayNode required =
+          schema.has("required") ? (ArrayNode) schema.get("required") : schema.putArray("required");
+      for (String field : List.of("kind", "apiVersion")) {
+        boolean present = false;
+        for (JsonNode r : required) {
+          present |= r.asText().equals(field);
+        }
+        if (!present) {
+          required.add(field);
+        }
+      }
+    }
+  }
+
+  /** The properties of the namespaced template's embedded resource ({@code spec.embedded}). */
+  private static JsonNode embeddedResourceProperties() {
+    JsonNode template = RealDocuments.crdTemplate(true);
+    JsonNode p = RealDocuments.placeholders();
+    String name =
+        reversed(template.path("group").asText())
+            + "."
+            + p.path("version").asText()
+            + "."
+            + p.path("kind").asText();
+    return template
+        .path("document")
+        .path("components")
+        .path("schemas")
+        .path(name)
+        .at("/properties/spec/properties/embedded/properties");
   }
 
   /** As kube-apiserver names schemas: the group's labels reversed, then version and kind. */
