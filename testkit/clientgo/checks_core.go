@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/utils/ptr"
@@ -23,6 +24,7 @@ func allChecks() []check {
 func coreChecks() []check {
 	return []check{
 		{"discovery/groups-resources-restmapper", discoveryAndRESTMapper},
+		{"discovery/aggregated-v2", aggregatedDiscovery},
 		{"crud/json-configmap", crudJSON},
 		{"crud/protobuf-pod", crudProtobuf},
 		{"crud/protobuf-empty-optional-string", protobufEmptyString},
@@ -69,6 +71,50 @@ func discoveryAndRESTMapper(ctx context.Context, s *suite) error {
 		expect("Deployment's resource", m.Resource.Resource, "deployments"),
 		expect("Deployment's scope", m.Scope.Name(), "namespace"),
 		expect("pods' kind", kind.Kind, "Pod"))
+}
+
+// aggregatedDiscovery checks that the server answers client-go's aggregated discovery request
+// (apidiscovery.k8s.io/v2): only then does GroupsAndMaybeResources return the resources with the
+// groups, from the two requests /api and /apis; subresources come back as "parent/sub" entries.
+func aggregatedDiscovery(ctx context.Context, s *suite) error {
+	ad, ok := s.discovery.(discovery.AggregatedDiscoveryInterface)
+	if !ok {
+		return fmt.Errorf("the discovery client has no aggregated discovery")
+	}
+	_, resources, failed, err := ad.GroupsAndMaybeResources()
+	if err != nil {
+		return fmt.Errorf("GroupsAndMaybeResources: %w", err)
+	}
+	if resources == nil {
+		return fmt.Errorf("the server did not answer aggregated discovery (no resources with the groups)")
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("failed group/versions: %v", failed)
+	}
+	find := func(gv schema.GroupVersion, name string) *metav1.APIResource {
+		if list := resources[gv]; list != nil {
+			for i := range list.APIResources {
+				if list.APIResources[i].Name == name {
+					return &list.APIResources[i]
+				}
+			}
+		}
+		return nil
+	}
+	apps := schema.GroupVersion{Group: "apps", Version: "v1"}
+	deployments, scale := find(apps, "deployments"), find(apps, "deployments/scale")
+	pods := find(schema.GroupVersion{Version: "v1"}, "pods")
+	if deployments == nil || scale == nil || pods == nil {
+		return fmt.Errorf("aggregated discovery lacks deployments, deployments/scale or pods")
+	}
+	return first(
+		expect("deployments' kind", deployments.Kind, "Deployment"),
+		expect("deployments' singular name", deployments.SingularName, "deployment"),
+		expect("deployments namespaced", fmt.Sprint(deployments.Namespaced), "true"),
+		expect("deployments' short names", strings.Join(deployments.ShortNames, ","), "deploy"),
+		expect("deployments/scale's group", scale.Group, "autoscaling"),
+		expect("deployments/scale's kind", scale.Kind, "Scale"),
+		expect("pods' verbs", strings.Join(pods.Verbs, ","), "create,delete,deletecollection,get,list,patch,update,watch"))
 }
 
 func crudJSON(ctx context.Context, s *suite) error {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -305,8 +306,8 @@ func leaderElection(ctx context.Context, s *suite) error {
 	electionCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	elector, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
-		Lock: lock, LeaseDuration: 3 * time.Second, RenewDeadline: 2 * time.Second,
-		RetryPeriod: 250 * time.Millisecond, ReleaseOnCancel: true, Name: "clientgo-conformance",
+		Lock: lock, LeaseDuration: 5 * time.Second, RenewDeadline: 3 * time.Second,
+		RetryPeriod: time.Second, ReleaseOnCancel: true, Name: "clientgo-conformance",
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(context.Context) { close(leading) },
 			OnStoppedLeading: func() { close(stopped) },
@@ -321,9 +322,23 @@ func leaderElection(ctx context.Context, s *suite) error {
 	case <-time.After(15 * time.Second):
 		return fmt.Errorf("did not acquire the Lease within 15 s")
 	}
-	held, err := s.json.CoordinationV1().Leases(s.ns).Get(ctx, "leader", metav1.GetOptions{})
-	if err != nil {
-		return err
+	// The elector renews at once after acquiring, then every RetryPeriod. A cancel while a renew is
+	// in flight lets the server commit that renew after the release read the Lease, so the release
+	// conflicts (409) and the holder stays: client-go's race, not the server's. Cancel in the pause
+	// after the first renew instead.
+	var held *coordinationv1.Lease
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if held, err = s.json.CoordinationV1().Leases(s.ns).Get(ctx, "leader", metav1.GetOptions{}); err != nil {
+			return err
+		}
+		if held.Spec.RenewTime != nil && held.Spec.AcquireTime != nil && held.Spec.RenewTime.After(held.Spec.AcquireTime.Time) {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the Lease was not renewed within 5 s of its acquisition")
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	cancel()
 	select {

@@ -23,13 +23,13 @@ import io.podset.testkit.internal.http.HttpServers;
 import io.podset.testkit.internal.http.Kubeconfigs;
 import io.podset.testkit.internal.http.RequestInfo;
 import io.podset.testkit.internal.http.RequestPipeline;
+import io.podset.testkit.internal.openapi.OpenApiV3;
 import io.podset.testkit.internal.read.ObjectReads;
 import io.podset.testkit.internal.resource.Json;
 import io.podset.testkit.internal.resource.ResourceRegistry;
 import io.podset.testkit.internal.resource.StatusError;
 import io.podset.testkit.internal.routes.ApiRouter;
 import io.podset.testkit.internal.routes.Discovery;
-import io.podset.testkit.internal.routes.OpenApiDocuments;
 import io.podset.testkit.internal.store.ObjectStore;
 import io.podset.testkit.internal.write.ObjectWrites;
 import io.vertx.core.http.HttpServer;
@@ -122,7 +122,7 @@ final class VertxFakeApiServer extends FakeApiServer {
             registry,
             store,
             discovery,
-            new OpenApiDocuments(registry, options.kubernetesVersion),
+            new OpenApiV3(registry, options.kubernetesVersion, clock::instant),
             reads,
             writes,
             clock,

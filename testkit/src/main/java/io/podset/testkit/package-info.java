@@ -37,14 +37,16 @@
  *       validation, CRD and schema rules; {@code internal.proxy}: the fault proxy's forwarding to
  *       the server behind it.
  *   <li>{@code internal.write}: creates, updates, patches, server-side apply and managed fields,
- *       deletes, scale, field validation.
+ *       deletes, scale, field validation; {@code internal.openapi}: the OpenAPI v3 documents (the
+ *       real 1.34 documents of the built-in kinds, trimmed to what is served, and those built for
+ *       each CRD version), their index and hashes.
  *   <li>{@code internal.controllers}: the garbage collector and namespace controller, the CRD
  *       controller and the simulated kubelet; {@code internal.auth}: authentication (admin and
  *       ServiceAccount tokens, impersonation), the RBAC authorizer over the store's roles and
  *       bindings, ClusterRole aggregation, the bootstrap ClusterRoles, TokenRequest and the
  *       self-subject reviews, as a request filter.
- *   <li>{@code internal.routes}: the router from paths to reads, writes and watches, discovery,
- *       OpenAPI.
+ *   <li>{@code internal.routes}: the router from paths to reads, writes and watches, discovery
+ *       (plain and aggregated), the OpenAPI routes with their HTTP caching.
  * </ol>
  *
  * <p>A request goes from {@code http} through the filters (journal, faults, {@code auth}) to {@code
@@ -148,11 +150,18 @@
  *   <li>Discovery ({@code /version} v1.34.x with the emulation and compatibility fields of
  *       kube-apiserver 1.34, the release the conformance suite runs against; our kubectl dispatcher
  *       then runs its built-in 1.32 client, which prints a skew warning only for {@code kubectl
- *       version}), {@code /api}, {@code /apis}, group and group/version documents), a schema-less
- *       OpenAPI v3 index, Table output honouring CRD printer columns and, for pods, deployments,
- *       services and nodes, the real server's computed columns (READY, STATUS with container
- *       reasons, RESTARTS, AGE, ...; wide columns always included), JSON merge patch and JSON
- *       patch.
+ *       version}), {@code /api}, {@code /apis}, group and group/version documents), aggregated
+ *       discovery ({@code apidiscovery.k8s.io/v2} for {@code /api} and {@code /apis}, CRDs
+ *       included, as kube-apiserver 1.34 lists them; v2beta1 alone is refused with 406, as 1.34
+ *       refuses it), OpenAPI v3 ({@code /openapi/v3} with {@code ?hash=} URLs that change with the
+ *       document, the real 1.34 schemas of the built-in kinds trimmed to the resources and
+ *       subresources served, a document per CRD version built from its {@code openAPIV3Schema} as
+ *       kube-apiserver builds it and rebuilt when the CRD changes, immutable caching for hashed
+ *       URLs, ETag and 304, 301 for a stale hash), so {@code kubectl explain} prints what it prints
+ *       against a real server, Table output honouring CRD printer columns and, for pods,
+ *       deployments, services and nodes, the real server's computed columns (READY, STATUS with
+ *       container reasons, RESTARTS, AGE, ...; wide columns always included), JSON merge patch and
+ *       JSON patch.
  *   <li>Events: core/v1 and events.k8s.io/v1 share one store, converted field by field as the real
  *       server does; field selectors use each API's field names.
  *   <li>Deletion: finalizers and {@code deletionTimestamp} for every object (no new finalizers once
@@ -261,9 +270,16 @@
  *       "firstTimestamp": null}).
  *   <li>Warning headers for deprecated APIs (no served version is deprecated); the descriptions of
  *       built-in table columns are shortened.
- *   <li>Aggregated discovery (clients fall back to the plain documents), OpenAPI v2 and schemas in
- *       OpenAPI v3, {@code kubectl explain}, subresources other than status and scale (logs, exec,
- *       eviction, binding, proxy).
+ *   <li>In OpenAPI v2 ({@code /openapi/v2}, JSON or protobuf, read by kubectl 1.27 and 1.28 for
+ *       apply, edit, diff and explain): the real server's document of the built-in kinds as is,
+ *       neither trimmed to what the fake serves nor listing custom resources (kubectl 1.27 and 1.28
+ *       explain them from v3); the protobuf forms of OpenAPI v3 and of aggregated discovery (406
+ *       and a fall-back to the next {@code Accept} entry, where the real server serves them); in
+ *       the OpenAPI index, the entries of the group documents ({@code apis/apps}) and of {@code
+ *       version} and the OIDC endpoints; a CRD's document follows the fake's copy of its schema
+ *       (the real server also drops fields its structural-schema conversion does not keep);
+ *       subresources other than status and scale (logs, exec, eviction, binding, proxy), which are
+ *       neither served nor in discovery or OpenAPI.
  *   <li>Of CEL rules: the cost estimator and the runtime cost budget ({@code dev.cel:cel} has
  *       neither a cost estimator nor a runtime cost tracker; the real server refuses a CRD whose
  *       rule's estimated cost, or whose schema's total, exceeds its budget, e.g. {@code self.all(x,

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ClientGoConformanceTest {
 
   /** The checks of testkit/clientgo: a check added there must be added here too. */
-  private static final int CHECKS = 23;
+  private static final int CHECKS = 24;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 

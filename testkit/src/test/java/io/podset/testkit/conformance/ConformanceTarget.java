@@ -140,12 +140,25 @@ final class ConformanceTarget implements AutoCloseable {
 
   /** Installs the CRD of a test resource (idempotent) and waits until it is Established. */
   void installCrd(String resource) {
-    CustomResourceDefinition crd;
     try (InputStream in = getClass().getResourceAsStream(resource)) {
-      crd = client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
+      installCrd(in);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** Installs the CRD of a file (idempotent), such as deploy/crds', and waits until Established. */
+  void installCrd(Path file) {
+    try (InputStream in = Files.newInputStream(file)) {
+      installCrd(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void installCrd(InputStream in) {
+    CustomResourceDefinition crd =
+        client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
     var crds = client.apiextensions().v1().customResourceDefinitions();
     if (crds.withName(crd.getMetadata().getName()).get() == null) {
       crds.resource(crd).create();
@@ -155,6 +168,7 @@ final class ConformanceTarget implements AutoCloseable {
             c ->
                 c != null
                     && c.getStatus() != null
+                    && c.getStatus().getConditions() != null
                     && c.getStatus().getConditions().stream()
                         .anyMatch(
                             x -> x.getType().equals("Established") && x.getStatus().equals("True")),

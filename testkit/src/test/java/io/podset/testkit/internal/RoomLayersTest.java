@@ -44,6 +44,7 @@ class RoomLayersTest {
           Map.entry("admission", 2),
           Map.entry("proxy", 2),
           Map.entry("write", 3),
+          Map.entry("openapi", 3),
           Map.entry("controllers", 4),
           Map.entry("auth", 4),
           Map.entry("routes", 5));

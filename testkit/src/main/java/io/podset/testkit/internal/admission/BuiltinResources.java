@@ -214,6 +214,7 @@ public final class BuiltinResources {
         rbac(cluster(RBAC, "clusterrolebindings", "ClusterRoleBinding")),
         cluster("apiextensions.k8s.io", "customresourcedefinitions", "CustomResourceDefinition")
             .shortNames("crd", "crds")
+            .categories("api-extensions")
             .status()
             .columns(col("Created At", ".metadata.creationTimestamp"))
             .rules(CrdRules.INSTANCE)

@@ -7,9 +7,11 @@ import io.podset.testkit.internal.http.ApiRequest;
 import io.podset.testkit.internal.http.ApiResponse;
 import io.podset.testkit.internal.http.ApiResult;
 import io.podset.testkit.internal.http.RequestFilter;
+import io.podset.testkit.internal.openapi.OpenApiV3;
 import io.podset.testkit.internal.read.ObjectReads;
 import io.podset.testkit.internal.resource.Json;
 import io.podset.testkit.internal.resource.ResourceRegistry;
+import io.podset.testkit.internal.resource.StatusError;
 import io.podset.testkit.internal.store.ObjectStore;
 import io.podset.testkit.internal.write.ObjectWrites;
 import java.time.Duration;
@@ -18,26 +20,28 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The terminal request handler: the root, health, version, discovery and OpenAPI documents, and the
- * resource paths ({@link ResourceRoutes}).
+ * The terminal request handler: the root, health, version, discovery (plain and aggregated) and
+ * OpenAPI documents ({@link OpenApiRoutes}), and the resource paths ({@link ResourceRoutes}).
  */
 public final class ApiRouter implements RequestFilter.Chain {
 
   private final Discovery discovery;
-  private final OpenApiDocuments openApi;
+  private final AggregatedDiscovery aggregated;
+  private final OpenApiRoutes openApi;
   private final ResourceRoutes resources;
 
   public ApiRouter(
       ResourceRegistry registry,
       ObjectStore store,
       Discovery discovery,
-      OpenApiDocuments openApi,
+      OpenApiV3 openApi,
       ObjectReads reads,
       ObjectWrites writes,
       Clock clock,
       Duration bookmarkInterval) {
     this.discovery = Objects.requireNonNull(discovery, "discovery");
-    this.openApi = Objects.requireNonNull(openApi, "openApi");
+    this.aggregated = new AggregatedDiscovery(registry);
+    this.openApi = new OpenApiRoutes(Objects.requireNonNull(openApi, "openApi"), clock::instant);
     this.resources =
         new ResourceRoutes(
             registry, store, reads, writes, new WatchRequests(store, clock, bookmarkInterval));
@@ -55,14 +59,18 @@ public final class ApiRouter implements RequestFilter.Chain {
         return ApiResponse.json(200, discovery.version());
       }
       case "openapi" -> {
-        return openApi(segments);
+        return openApi.route(request, segments);
       }
       case "healthz", "livez", "readyz" -> {
         return ApiResponse.text(200, "ok");
       }
       case "api" -> {
         if (segments.size() == 1) {
-          return ApiResponse.json(200, discovery.coreVersions());
+          return switch (AggregatedDiscovery.negotiate(request.header("accept"))) {
+            case AGGREGATED -> aggregated.core();
+            case PLAIN -> ApiResponse.json(200, discovery.coreVersions());
+            case NOT_ACCEPTABLE -> notAcceptable();
+          };
         }
         if (!segments.get(1).equals("v1")) {
           throw ResourceRoutes.notFound();
@@ -74,7 +82,11 @@ public final class ApiRouter implements RequestFilter.Chain {
       }
       case "apis" -> {
         if (segments.size() == 1) {
-          return ApiResponse.json(200, discovery.groups());
+          return switch (AggregatedDiscovery.negotiate(request.header("accept"))) {
+            case AGGREGATED -> aggregated.groups();
+            case PLAIN -> ApiResponse.json(200, discovery.groups());
+            case NOT_ACCEPTABLE -> notAcceptable();
+          };
         }
         if (segments.size() == 2) {
           ObjectNode group = discovery.group(segments.get(1));
@@ -98,23 +110,15 @@ public final class ApiRouter implements RequestFilter.Chain {
     }
   }
 
-  private ApiResult openApi(List<String> segments) {
-    if (segments.size() >= 2 && segments.get(1).equals("v3")) {
-      if (segments.size() == 2) {
-        return ApiResponse.json(200, openApi.index());
-      }
-      String gv = null;
-      if (segments.size() == 4 && segments.get(2).equals("api")) {
-        gv = segments.get(3);
-      } else if (segments.size() == 5 && segments.get(2).equals("apis")) {
-        gv = segments.get(3) + "/" + segments.get(4);
-      }
-      ObjectNode doc = gv == null ? null : openApi.document(gv);
-      if (doc != null) {
-        return ApiResponse.json(200, doc);
-      }
-    }
-    throw ResourceRoutes.notFound();
+  /** As kube-apiserver answers an {@code Accept} it has no serializer for. */
+  private static ApiResponse notAcceptable() {
+    return ApiResponse.error(
+        new StatusError(
+            406,
+            "NotAcceptable",
+            "only the following media types are accepted: application/json, application/yaml,"
+                + " application/vnd.kubernetes.protobuf",
+            null));
   }
 
   private ObjectNode rootPaths() {

@@ -12,8 +12,9 @@ import java.util.function.Supplier;
 
 /**
  * The discovery documents: {@code /version}, {@code /api}, {@code /api/v1}, {@code /apis}, {@code
- * /apis/{group}} and {@code /apis/{group}/{version}}. Only the plain (non-aggregated) form is
- * served; clients asking for aggregated discovery fall back to it.
+ * /apis/{group}} and {@code /apis/{group}/{version}}, in the plain form; {@link
+ * AggregatedDiscovery} answers {@code /api} and {@code /apis} to clients that ask for the
+ * aggregated one.
  */
 public final class Discovery {
 
