@@ -26,7 +26,9 @@ import java.util.Map;
  * With a label (the scale benchmark's), it prints at the end of input, as {@link ResultLine}s:
  * {@code operator.converge_cpu.<label>} (ms of CPU the whole JVM used from its announcement to the
  * end of input: JIT and GC included) and {@code operator.converge_heap.<label>} (B: heap after full
- * GCs while the operator still runs, minus the heap after full GCs before it was created).
+ * GCs while the operator still runs, minus the heap after full GCs before it was created). Without
+ * a label (the converge area's runs), the contender is first warmed up ({@link ContenderWarmUp})
+ * unless the system property {@value #COLD} is true; with one it starts cold.
  *
  * <ul>
  *   <li>{@code ours}: the operator's real wiring, {@link PodSetController} with default options and
@@ -40,6 +42,9 @@ import java.util.Map;
  * </ul>
  */
 public final class ConvergeContender {
+
+  /** With this system property true, the converge area's contender starts cold too. */
+  static final String COLD = "converge.cold";
 
   private static final List<String> CONTENDERS = List.of("ours", "seed-loop", "josdk", "floor");
 
@@ -65,6 +70,9 @@ public final class ConvergeContender {
             case "floor" -> WriteFloor.start(client);
             default -> josdk(client);
           };
+      if (label == null && !Boolean.getBoolean(COLD)) {
+        ContenderWarmUp.run(client);
+      }
       Control.announce(client, contender);
       System.err.println(contender + " running");
       CpuUse announced = CpuUse.now();

@@ -1,7 +1,6 @@
 package io.podset.benchmarks.operator;
 
 import io.fabric8.kubernetes.api.model.EventBuilder;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -9,14 +8,11 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.podset.api.v1alpha1.PodSet;
-import io.podset.api.v1alpha1.PodSetSpec;
 import io.podset.operator.PodSetOptions;
 import io.podset.operator.PodSetPlan;
 import io.podset.operator.PodSetPlanner;
 import io.podset.operator.PodSetStatuses;
 import io.podset.runtime.status.StatusWriter;
-import io.podset.testkit.Eventually;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,18 +35,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * written by one of {@link #CONCURRENCY} threads, one request at a time, so at most that many
  * writes are in flight: the operator's {@link PodSetOptions#writeParallelism()}.
  *
- * <p>Before it watches, it writes the same for {@value #WARM_UP} PodSets of its own namespace and
- * deletes them (their pods collected): the floor measures the server, not this JVM's first calls
- * (in a cold JVM its first writes came 3.5 s after the first PodSet).
+ * <p>Like every converge contender, it is warmed up before the run ({@link ContenderWarmUp}): the
+ * floor measures the server, not this JVM's first calls (cold, its first writes came 3.5 s after
+ * the first PodSet).
  */
 final class WriteFloor implements AutoCloseable {
 
   /** Writes in flight at most: the operator's default pod write parallelism. */
   static final int CONCURRENCY = PodSetOptions.defaults().writeParallelism();
-
-  private static final int WARM_UP = 500;
-  private static final String WARM_UP_NAMESPACE = "floor-warm-up";
-  private static final Duration WARM_UP_TIMEOUT = Duration.ofMinutes(3);
 
   private final KubernetesClient client;
   private final StatusWriter statuses;
@@ -59,10 +51,9 @@ final class WriteFloor implements AutoCloseable {
   private final AtomicLong failures = new AtomicLong();
   private final Watch watch;
 
-  private WriteFloor(KubernetesClient client) throws Exception {
+  private WriteFloor(KubernetesClient client) {
     this.client = Objects.requireNonNull(client, "client");
     this.statuses = StatusWriter.of(client);
-    warmUp();
     this.watch =
         client
             .resources(PodSet.class)
@@ -83,42 +74,9 @@ final class WriteFloor implements AutoCloseable {
                 });
   }
 
-  /** Warms up (see the class documentation), then watches PodSets and writes for each new one. */
-  static WriteFloor start(KubernetesClient client) throws Exception {
+  /** Starts watching PodSets and writing for each new one. */
+  static WriteFloor start(KubernetesClient client) {
     return new WriteFloor(client);
-  }
-
-  private void warmUp() throws Exception {
-    long start = System.nanoTime();
-    client
-        .namespaces()
-        .resource(
-            new NamespaceBuilder()
-                .withNewMetadata()
-                .withName(WARM_UP_NAMESPACE)
-                .endMetadata()
-                .build())
-        .create();
-    Parallel.forEachIndex(
-        WARM_UP,
-        CONCURRENCY,
-        i ->
-            write(
-                client
-                    .resources(PodSet.class)
-                    .inNamespace(WARM_UP_NAMESPACE)
-                    .resource(
-                        PodSet.of(WARM_UP_NAMESPACE, "warm-up-" + i, PodSetSpec.ofReplicas(3)))
-                    .create()));
-    client.resources(PodSet.class).inNamespace(WARM_UP_NAMESPACE).delete();
-    Eventually.within(WARM_UP_TIMEOUT)
-        .polling(Duration.ofMillis(100))
-        .until(
-            "the floor's warm-up pods collected",
-            () -> client.pods().inNamespace(WARM_UP_NAMESPACE).list().getItems().isEmpty());
-    System.err.printf(
-        "floor: warmed up with %d PodSets in %.1f s (%d failed)%n",
-        WARM_UP, (System.nanoTime() - start) / 1e9, failures.getAndSet(0));
   }
 
   private void write(PodSet podSet) {

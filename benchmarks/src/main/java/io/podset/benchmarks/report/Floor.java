@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
@@ -22,6 +23,13 @@ final class Floor {
 
   /** The contender that measures the floor. */
   static final String FLOOR = "floor";
+
+  /**
+   * Issue 22's goal for ours: at least half the floor's converge throughput (a controller also
+   * waits for readiness events and confirms each PodSet with a read; benchmarks README, "Converge
+   * goals").
+   */
+  static final double GOAL = 0.5;
 
   private static final Pattern CONVERGE_TIME = Pattern.compile("operator\\.converge_time\\.(.+)");
   private static final String WRITE_RATE = "operator.converge_write_rate.";
@@ -60,6 +68,13 @@ final class Floor {
       return reasons.isEmpty();
     }
 
+    /** Whether ours reaches {@link #GOAL}; empty for other contenders and invalid fractions. */
+    Optional<Boolean> met() {
+      return valid() && contender.equals("ours")
+          ? Optional.of(fraction() >= GOAL)
+          : Optional.empty();
+    }
+
     /** {@code operator.converge_floor.<label>[contender]: 0.62 of the floor (...)} or invalid. */
     String line() {
       String name = "operator.converge_floor." + label() + "[" + contender + "]";
@@ -67,13 +82,16 @@ final class Floor {
         return name + ": invalid (" + String.join("; ", reasons) + ")";
       }
       return String.format(
-          Locale.ROOT,
-          "%s: %.2f of the floor (time=%s ms, floor=%s ms, floor writes=%s)",
-          name,
-          fraction(),
-          Comparison.number(millis),
-          Comparison.number(floorMillis),
-          writes());
+              Locale.ROOT,
+              "%s: %.2f of the floor (time=%s ms, floor=%s ms, floor writes=%s)",
+              name,
+              fraction(),
+              Comparison.number(millis),
+              Comparison.number(floorMillis),
+              writes())
+          + met()
+              .map(m -> String.format(Locale.ROOT, " goal >= %.2f %s", GOAL, m ? "met" : "missed"))
+              .orElse("");
     }
 
     /** The floor's write rate with its unit, or invalid with the reasons. */
@@ -152,13 +170,14 @@ final class Floor {
         .append("operator's write concurrency, no controller: the fake server's capacity for ")
         .append("that mix, measured in the same run. Fraction = the contender's converge ")
         .append("throughput over the floor's (1: as fast as the server takes the writes).\n\n");
-    md.append("| Figure | Contender | Converge ms | Floor ms | Floor writes/s | Fraction |\n");
-    md.append("|---|---|---:|---:|---:|---:|\n");
+    md.append(
+        "| Figure | Contender | Converge ms | Floor ms | Floor writes/s | Fraction | Goal |\n");
+    md.append("|---|---|---:|---:|---:|---:|:---:|\n");
     for (Fraction f : fractions) {
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %s | %s | %s | %s |%n",
+              "| %s | %s | %s | %s | %s | %s | %s |%n",
               f.figure(),
               f.contender(),
               Comparison.number(f.millis()),
@@ -166,7 +185,10 @@ final class Floor {
               f.writes(),
               f.valid()
                   ? String.format(Locale.ROOT, "%.2f", f.fraction())
-                  : "invalid (" + String.join("; ", f.reasons()) + ")"));
+                  : "invalid (" + String.join("; ", f.reasons()) + ")",
+              f.met()
+                  .map(m -> String.format(Locale.ROOT, "≥ %.2f: %s", GOAL, m ? "yes" : "**no**"))
+                  .orElse("")));
     }
     return md.append('\n').toString();
   }

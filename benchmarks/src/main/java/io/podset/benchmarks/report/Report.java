@@ -35,9 +35,15 @@ public final class Report {
     System.out.println(verdict);
     judged.forEach(j -> System.out.println(j.line()));
     floor.forEach(f -> System.out.println(f.line()));
-    long met = judged.stream().filter(j -> j.valid() && j.c().met().orElse(false)).count();
-    long missed = judged.stream().filter(j -> j.valid() && !j.c().met().orElse(true)).count();
-    long invalidGoals = judged.stream().filter(j -> !j.valid() && j.c().goal().isPresent()).count();
+    long met =
+        judged.stream().filter(j -> j.valid() && j.c().met().orElse(false)).count()
+            + floor.stream().filter(f -> f.met().orElse(false)).count();
+    long missed =
+        judged.stream().filter(j -> j.valid() && !j.c().met().orElse(true)).count()
+            + floor.stream().filter(f -> !f.met().orElse(true)).count();
+    long invalidGoals =
+        judged.stream().filter(j -> !j.valid() && j.c().goal().isPresent()).count()
+            + floor.stream().filter(f -> !f.valid() && f.contender().equals("ours")).count();
     System.out.printf(
         Locale.ROOT,
         "# goals: %d met, %d missed, %d not judged (invalid figures)%n",
@@ -54,6 +60,16 @@ public final class Report {
                     j.c().name(),
                     j.c().ratio(),
                     j.c().goal().orElseThrow().minRatio()));
+    floor.stream()
+        .filter(f -> !f.met().orElse(true))
+        .forEach(
+            f ->
+                System.out.printf(
+                    Locale.ROOT,
+                    "# missed: operator.converge_floor.%s[ours] %.2f of the floor < %.2f%n",
+                    f.label(),
+                    f.fraction(),
+                    Floor.GOAL));
     Path meta = raw.resolve("meta.md");
     String header = Files.exists(meta) ? Files.readString(meta) : "";
     Files.writeString(

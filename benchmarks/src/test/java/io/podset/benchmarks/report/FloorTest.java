@@ -45,9 +45,11 @@ class FloorTest {
     assertThat(fractions.get(1).line())
         .isEqualTo(
             "operator.converge_floor.200[ours]: 0.80 of the floor (time=1250 ms, floor=1000 ms,"
-                + " floor writes=5000 writes/s)");
+                + " floor writes=5000 writes/s) goal >= 0.50 met");
+    assertThat(fractions.get(0).met()).as("no goal for JOSDK's fraction").isEmpty();
     assertThat(Floor.markdown(fractions))
-        .contains("| operator.converge_time.200 | ours | 1250 | 1000 | 5000 writes/s | 0.80 |");
+        .contains(
+            "| operator.converge_time.200 | ours | 1250 | 1000 | 5000 writes/s | 0.80 | ≥ 0.50: yes |");
     assertThat(Report.verdict(Report.judge(samples), fractions)).contains("all 3 figures");
   }
 
@@ -67,6 +69,7 @@ class FloorTest {
         .isEqualTo("operator.converge_floor.200[ours]: invalid (floor: load 9.1 > 3)")
         .doesNotContain("of the floor");
     assertThat(fractions.get(1).writes()).isEqualTo("invalid (floor: load 9.1 > 3)");
+    assertThat(fractions.get(1).met()).as("an invalid fraction is not judged").isEmpty();
     List<Report.Judged> judged = Report.judge(samples);
     assertThat(judged).extracting(j -> j.c().peer()).containsExactly("josdk");
     assertThat(Report.verdict(judged, fractions)).contains("2 of 3 figures INVALID");
@@ -87,6 +90,15 @@ class FloorTest {
         .extracting(Floor.Fraction::label, Floor.Fraction::fraction)
         .containsExactly(tuple("200", 0.5), tuple("200@5ms", 0.75));
     assertThat(fractions.get(0).writes()).isEqualTo("not measured");
+    assertThat(fractions.get(0).line()).endsWith("goal >= 0.50 met");
+    assertThat(fractions.get(1).met()).contains(true);
+    assertThat(
+            Floor.of(List.of(time("200", "floor", 1000, true), time("200", "ours", 2500, true)))
+                .get(0)
+                .line())
+        .endsWith(
+            "0.40 of the floor (time=2500 ms, floor=1000 ms, floor writes=not measured)"
+                + " goal >= 0.50 missed");
     assertThat(Floor.of(List.of(time("200", "ours", 2000, true)))).isEmpty();
     assertThat(Floor.markdown(List.of())).isEmpty();
   }
