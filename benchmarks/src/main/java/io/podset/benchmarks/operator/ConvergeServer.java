@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetSpec;
 import io.podset.benchmarks.report.ResultLine;
@@ -113,28 +112,19 @@ public final class ConvergeServer {
       // Completed with System.nanoTime() when the last PodSet became ready.
       CompletableFuture<Long> convergedAt = new CompletableFuture<>();
       Watch watch =
-          driver
-              .resources(PodSet.class)
-              .inAnyNamespace()
-              .watch(
-                  new Watcher<>() {
-                    @Override
-                    public void eventReceived(Action action, PodSet podSet) {
-                      var status = podSet.getStatus();
-                      if (action != Action.DELETED
-                          && status != null
-                          && status.readyReplicas() == replicas
-                          && ready.add(podSet.getMetadata().getNamespace() + "/" + name(podSet))
-                          && ready.size() == podSets) {
-                        convergedAt.complete(System.nanoTime());
-                      }
-                    }
-
-                    @Override
-                    public void onClose(WatcherException cause) {
-                      System.err.println("driver watch closed: " + cause);
-                    }
-                  });
+          Watches.start(
+              driver.resources(PodSet.class).inAnyNamespace(),
+              "driver",
+              (action, podSet) -> {
+                var status = podSet.getStatus();
+                if (action != Watcher.Action.DELETED
+                    && status != null
+                    && status.readyReplicas() == replicas
+                    && ready.add(podSet.getMetadata().getNamespace() + "/" + name(podSet))
+                    && ready.size() == podSets) {
+                  convergedAt.complete(System.nanoTime());
+                }
+              });
       RequestJournal.Mark mark = server.journal().mark();
       CpuUse before = CpuUse.now();
       long start = System.nanoTime();

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.operator.PodSetOptions;
 import io.podset.operator.PodSetPlan;
@@ -55,23 +54,14 @@ final class WriteFloor implements AutoCloseable {
     this.client = Objects.requireNonNull(client, "client");
     this.statuses = StatusWriter.of(client);
     this.watch =
-        client
-            .resources(PodSet.class)
-            .inAnyNamespace()
-            .watch(
-                new Watcher<>() {
-                  @Override
-                  public void eventReceived(Action action, PodSet podSet) {
-                    if (action == Action.ADDED) {
-                      writers.execute(() -> write(podSet));
-                    }
-                  }
-
-                  @Override
-                  public void onClose(WatcherException cause) {
-                    System.err.println("floor: PodSet watch closed: " + cause);
-                  }
-                });
+        Watches.start(
+            client.resources(PodSet.class).inAnyNamespace(),
+            "floor",
+            (action, podSet) -> {
+              if (action == Watcher.Action.ADDED) {
+                writers.execute(() -> write(podSet));
+              }
+            });
   }
 
   /** Starts watching PodSets and writing for each new one. */
