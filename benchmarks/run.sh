@@ -5,7 +5,8 @@
 #
 #   benchmarks/run.sh            full run, the numbers we publish
 #   benchmarks/run.sh --quick    routine check: every informer, converge and latency contender 3
-#                                times, interleaved and rotated (about 20 minutes on 2 cores)
+#                                times, interleaved and rotated (about 20 minutes on 2 cores
+#                                before converge grew to 24 runs: about 30, estimated)
 #   benchmarks/run.sh --quick workqueue apiserver    only some areas (workqueue, apiserver,
 #                                                    informer, converge, latency, cluster,
 #                                                    scale)
@@ -54,7 +55,7 @@ for arg in "$@"; do
     --full) mode=full ;;
     workqueue | apiserver | informer | converge | latency | cluster | scale) areas+=("$arg") ;;
     -h | --help)
-      sed -n '2,45p' "$0"
+      sed -n '2,47p' "$0"
       exit 0
       ;;
     *)
