@@ -1,6 +1,5 @@
 package io.podset.benchmarks.operator;
 
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -140,24 +139,7 @@ final class ConvergeWarmUp {
         .v1()
         .events()
         .inNamespace(namespace)
-        .resource(
-            new EventBuilder()
-                .withNewMetadata()
-                .withGenerateName("warm-up-" + i + ".")
-                .withNamespace(namespace)
-                .endMetadata()
-                .withNewInvolvedObject()
-                .withApiVersion(podSet.getApiVersion())
-                .withKind(podSet.getKind())
-                .withName(podSet.getMetadata().getName())
-                .withNamespace(namespace)
-                .withUid(podSet.getMetadata().getUid())
-                .endInvolvedObject()
-                .withType("Normal")
-                .withReason("SuccessfulCreate")
-                .withMessage("Created pods: " + String.join(", ", names))
-                .withCount(1)
-                .build())
+        .resource(WriteFloor.createdPods(podSet, names))
         .create();
   }
 

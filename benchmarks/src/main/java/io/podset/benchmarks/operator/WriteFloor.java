@@ -1,5 +1,6 @@
 package io.podset.benchmarks.operator;
 
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -86,35 +87,39 @@ final class WriteFloor implements AutoCloseable {
           .events()
           .inNamespace(namespace)
           .resource(
-              new EventBuilder()
-                  .withNewMetadata()
-                  .withGenerateName(podSet.getMetadata().getName() + ".")
-                  .withNamespace(namespace)
-                  .endMetadata()
-                  .withNewInvolvedObject()
-                  .withApiVersion(podSet.getApiVersion())
-                  .withKind(podSet.getKind())
-                  .withNamespace(namespace)
-                  .withName(podSet.getMetadata().getName())
-                  .withUid(podSet.getMetadata().getUid())
-                  .endInvolvedObject()
-                  .withType("Normal")
-                  .withReason("SuccessfulCreate")
-                  .withMessage(
-                      "Created pods: "
-                          + String.join(
-                              ", ", ready.stream().map(p -> p.getMetadata().getName()).toList()))
-                  .withNewSource("podset-floor", null)
-                  .withFirstTimestamp(now.toString())
-                  .withLastTimestamp(now.toString())
-                  .withCount(1)
-                  .build())
+              createdPods(podSet, ready.stream().map(p -> p.getMetadata().getName()).toList()))
           .create();
     } catch (RuntimeException e) {
       // Reported and counted: the driver then times out, naming the PodSets not ready.
       failures.incrementAndGet();
       System.err.println("floor: writing for " + podSet.getMetadata().getName() + " failed: " + e);
     }
+  }
+
+  /** The Normal Event the operator writes for pods it created, as the warm-ups write it too. */
+  static Event createdPods(PodSet podSet, List<String> podNames) {
+    String namespace = podSet.getMetadata().getNamespace();
+    String now = Instant.now().toString();
+    return new EventBuilder()
+        .withNewMetadata()
+        .withGenerateName(podSet.getMetadata().getName() + ".")
+        .withNamespace(namespace)
+        .endMetadata()
+        .withNewInvolvedObject()
+        .withApiVersion(podSet.getApiVersion())
+        .withKind(podSet.getKind())
+        .withNamespace(namespace)
+        .withName(podSet.getMetadata().getName())
+        .withUid(podSet.getMetadata().getUid())
+        .endInvolvedObject()
+        .withType("Normal")
+        .withReason("SuccessfulCreate")
+        .withMessage("Created pods: " + String.join(", ", podNames))
+        .withNewSource("podset-bench", null)
+        .withFirstTimestamp(now)
+        .withLastTimestamp(now)
+        .withCount(1)
+        .build();
   }
 
   /** The pod as the simulated kubelet makes it: Running and Ready. */
