@@ -5,7 +5,8 @@
 #
 #   benchmarks/run.sh            full run, the numbers we publish
 #   benchmarks/run.sh --quick    routine check: every informer, converge and latency contender 3
-#                                times, interleaved and rotated (about 20 minutes on 2 cores)
+#                                times, interleaved and rotated (about 20 minutes on 2 cores
+#                                before converge grew to 24 runs: about 30, estimated)
 #   benchmarks/run.sh --quick workqueue apiserver    only some areas (workqueue, apiserver,
 #                                                    informer, converge, latency, cluster,
 #                                                    scale)
@@ -23,11 +24,15 @@
 # SimulatedCluster, one contender per fresh cluster, and writes results/<mode>-cluster.md.
 #
 # For profiling: CONVERGE_CONTENDERS="ours josdk" (LATENCY_CONTENDERS, INFORMER_CONTENDERS
-# likewise) runs only those contenders; INFORMER_REPEATS and LATENCY_REPEATS set how many fresh
-# JVMs each informer and latency contender gets (3; the order is rotated each repeat; fewer than 2
-# makes the timing figures invalid: the order was not rotated); besides ours, fabric8-informer and josdk, the latency contenders
-# ours-fabric8-watch and ours-inline are ours with fabric8's watch or with inline handlers, for A/B
-# runs; and
+# likewise) runs only those contenders (converge: ours josdk seed-loop floor; floor is no
+# controller but the operator's writes from a plain client, the fake server's capacity for them);
+# CONVERGE_LATENCIES_MS="0 5" sets the latencies (ms per request) the converge server injects,
+# each a run of every contender (5: a real API server's round trip); CONVERGE_PODSETS and
+# CONVERGE_REPEATS the converge size and repeats; INFORMER_REPEATS and LATENCY_REPEATS set how
+# many fresh JVMs each informer and latency contender gets (3; the order is rotated each repeat;
+# fewer than 2 makes the timing figures invalid: the order was not rotated); besides ours,
+# fabric8-informer and josdk, the latency contenders ours-fabric8-watch and ours-inline are ours
+# with fabric8's watch or with inline handlers, for A/B runs; and
 # CONTENDER_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/x.jfr" adds JVM options to every
 # contender JVM of the informer and operator benchmarks (informer, converge, latency);
 # SERVER_JAVA_OPTS likewise to every server JVM (say "-Xlog:gc:file=/tmp/server-gc-%p.log").
@@ -50,7 +55,7 @@ for arg in "$@"; do
     --full) mode=full ;;
     workqueue | apiserver | informer | converge | latency | cluster | scale) areas+=("$arg") ;;
     -h | --help)
-      sed -n '2,30p' "$0"
+      sed -n '2,47p' "$0"
       exit 0
       ;;
     *)
@@ -306,22 +311,27 @@ if has_area informer; then
 fi
 
 if has_area converge; then
-  # For profiling: CONVERGE_PODSETS and CONVERGE_REPEATS override the mode's size and repeats.
+  # For profiling: CONVERGE_PODSETS and CONVERGE_REPEATS override the mode's size and repeats,
+  # CONVERGE_LATENCIES_MS the latencies (ms per request, 0: none) the server injects.
   converge_podsets=${CONVERGE_PODSETS:-$converge_podsets}
   converge_repeats=${CONVERGE_REPEATS:-$converge_repeats}
-  read -r -a converge_contenders <<<"${CONVERGE_CONTENDERS:-ours josdk seed-loop}"
+  read -r -a converge_contenders <<<"${CONVERGE_CONTENDERS:-ours josdk seed-loop floor}"
+  read -r -a converge_latencies <<<"${CONVERGE_LATENCIES_MS:-0 5}"
   n=${#converge_contenders[@]}
-  for ((rep = 1; rep <= converge_repeats; rep++)); do
-    # Rotated as the other areas: repeat r starts with contender r (mod n).
-    for ((i = 0; i < n; i++)); do
-      contender=${converge_contenders[$(((i + rep - 1) % n))]}
-      log "converge: $contender, $converge_podsets PodSets x 3 pods (repeat $rep/$converge_repeats)"
-      check_quiet 'operator\.converge_.*'
-      start_main "converge-$contender" io.podset.benchmarks.operator.ConvergeServer \
-        "$converge_podsets" 3 10
-      run_contender "converge-$contender" io.podset.benchmarks.operator.ConvergeContender \
-        "$contender" "$server_url"
-      stop_server
+  for latency in "${converge_latencies[@]}"; do
+    for ((rep = 1; rep <= converge_repeats; rep++)); do
+      # Rotated as the other areas: repeat r starts with contender r (mod n).
+      for ((i = 0; i < n; i++)); do
+        contender=${converge_contenders[$(((i + rep - 1) % n))]}
+        log "converge: $contender, $converge_podsets PodSets x 3 pods, $latency ms per request" \
+          "(repeat $rep/$converge_repeats)"
+        check_quiet 'operator\.converge_.*'
+        start_main "converge-$contender" io.podset.benchmarks.operator.ConvergeServer \
+          "$converge_podsets" 3 10 "$latency"
+        run_contender "converge-$contender" io.podset.benchmarks.operator.ConvergeContender \
+          "$contender" "$server_url"
+        stop_server
+      done
     done
   done
 fi

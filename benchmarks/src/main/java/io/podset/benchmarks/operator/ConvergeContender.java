@@ -22,11 +22,13 @@ import java.util.Map;
  * Benchmark 3, contender side: runs one PodSet operator against the server until standard input
  * closes (or the JVM is stopped), after announcing itself ({@link Control}).
  *
- * <p>Usage: {@code ConvergeContender <ours|seed-loop|josdk> <server url> [<figure label>]}. With a
- * label (the scale benchmark's), it prints at the end of input, as {@link ResultLine}s: {@code
- * operator.converge_cpu.<label>} (ms of CPU the whole JVM used from its announcement to the end of
- * input: JIT and GC included) and {@code operator.converge_heap.<label>} (B: heap after full GCs
- * while the operator still runs, minus the heap after full GCs before it was created).
+ * <p>Usage: {@code ConvergeContender <ours|seed-loop|josdk|floor> <server url> [<figure label>]}.
+ * With a label (the scale benchmark's), it prints at the end of input, as {@link ResultLine}s:
+ * {@code operator.converge_cpu.<label>} (ms of CPU the whole JVM used from its announcement to the
+ * end of input: JIT and GC included) and {@code operator.converge_heap.<label>} (B: heap after full
+ * GCs while the operator still runs, minus the heap after full GCs before it was created). Without
+ * a label (the converge area's runs), the contender is first warmed up ({@link ContenderWarmUp})
+ * unless the system property {@value #COLD} is true; with one it starts cold.
  *
  * <ul>
  *   <li>{@code ours}: the operator's real wiring, {@link PodSetController} with default options and
@@ -35,11 +37,16 @@ import java.util.Map;
  *       operator-sdk default).
  *   <li>{@code josdk}: {@link JosdkPodSetReconciler} on java-operator-sdk with its default
  *       configuration (reconciliation threads and all).
+ *   <li>{@code floor}: no controller, {@link WriteFloor}: the operator's writes for each PodSet
+ *       from a plain client with its write concurrency, the fake server's capacity for them.
  * </ul>
  */
 public final class ConvergeContender {
 
-  private static final List<String> CONTENDERS = List.of("ours", "seed-loop", "josdk");
+  /** With this system property true, the converge area's contender starts cold too. */
+  static final String COLD = "converge.cold";
+
+  private static final List<String> CONTENDERS = List.of("ours", "seed-loop", "josdk", "floor");
 
   private ConvergeContender() {}
 
@@ -60,8 +67,12 @@ public final class ConvergeContender {
           switch (contender) {
             case "ours" -> ours(client);
             case "seed-loop" -> seedLoop(client);
+            case "floor" -> WriteFloor.start(client);
             default -> josdk(client);
           };
+      if (label == null && !Boolean.getBoolean(COLD)) {
+        ContenderWarmUp.run(client);
+      }
       Control.announce(client, contender);
       System.err.println(contender + " running");
       CpuUse announced = CpuUse.now();

@@ -4,12 +4,13 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetSpec;
 import io.podset.benchmarks.report.ResultLine;
 import io.podset.testkit.Eventually;
 import io.podset.testkit.FakeApiServer;
+import io.podset.testkit.Fault;
+import io.podset.testkit.FaultRule;
 import io.podset.testkit.KubeletOptions;
 import io.podset.testkit.RequestJournal;
 import io.podset.testkit.RequestRecord;
@@ -37,11 +38,17 @@ import java.util.concurrent.TimeoutException;
  * driver's watch), {@code operator.converge_api_calls} (requests the contender made from the first
  * create until, after convergence, it made none for 2 s (at most 60 s), from the server's request
  * journal: background writes such as Events count), {@code operator.converge_api_calls_no_events}
- * (the same without core/v1 Events) and {@code operator.converge_conflicts} (requests answered
- * 409), then {@code DONE}; a per-verb breakdown goes to standard error. Serves until standard input
- * closes.
+ * (the same without core/v1 Events) and {@code operator.converge_conflicts} (requests answered 409)
+ * and {@code operator.converge_write_rate} (writes/s: the contender's creates, updates, patches and
+ * deletes over the time from its first write to its last; for the {@link WriteFloor} contender, the
+ * server's capacity for the operator's mix of writes), then {@code DONE}; a per-verb breakdown goes
+ * to standard error. Serves until standard input closes.
  *
- * <p>Usage: {@code ConvergeServer <podsets> <replicas> <namespaces>}.
+ * <p>With {@code latency ms} above 0, every resource request other than a watch (the driver's, the
+ * contender's) is served that much later ({@link Fault#latency}, from the warm-up on), as a real
+ * API server's round trip; the figures are then suffixed {@code .<podsets>@<latency>ms}.
+ *
+ * <p>Usage: {@code ConvergeServer <podsets> <replicas> <namespaces> [<latency ms>]}.
  */
 public final class ConvergeServer {
 
@@ -63,12 +70,14 @@ public final class ConvergeServer {
 
   /** Runs one convergence; see the class documentation. */
   public static void main(String[] args) throws Exception {
-    if (args.length != 3) {
-      throw new IllegalArgumentException("usage: ConvergeServer <podsets> <replicas> <namespaces>");
+    if (args.length != 3 && args.length != 4) {
+      throw new IllegalArgumentException(
+          "usage: ConvergeServer <podsets> <replicas> <namespaces> [<latency ms>]");
     }
     int podSets = positive("podsets", args[0]);
     int replicas = positive("replicas", args[1]);
     int namespaces = positive("namespaces", args[2]);
+    int latencyMillis = args.length == 4 ? notNegative("latency ms", args[3]) : 0;
     try (FakeApiServer server =
             FakeApiServer.builder()
                 .historyWindow(HISTORY)
@@ -88,6 +97,11 @@ public final class ConvergeServer {
                 new NamespaceBuilder().withNewMetadata().withName(ns(n)).endMetadata().build())
             .create();
       }
+      if (latencyMillis > 0) {
+        // Before the warm-up: requests with latency take the server's blocking path, which the
+        // warm-up must compile too.
+        server.faults().add(requestLatency(latencyMillis));
+      }
       warmUp(driver);
       System.out.println("READY " + server.url());
       System.out.flush();
@@ -98,28 +112,19 @@ public final class ConvergeServer {
       // Completed with System.nanoTime() when the last PodSet became ready.
       CompletableFuture<Long> convergedAt = new CompletableFuture<>();
       Watch watch =
-          driver
-              .resources(PodSet.class)
-              .inAnyNamespace()
-              .watch(
-                  new Watcher<>() {
-                    @Override
-                    public void eventReceived(Action action, PodSet podSet) {
-                      var status = podSet.getStatus();
-                      if (action != Action.DELETED
-                          && status != null
-                          && status.readyReplicas() == replicas
-                          && ready.add(podSet.getMetadata().getNamespace() + "/" + name(podSet))
-                          && ready.size() == podSets) {
-                        convergedAt.complete(System.nanoTime());
-                      }
-                    }
-
-                    @Override
-                    public void onClose(WatcherException cause) {
-                      System.err.println("driver watch closed: " + cause);
-                    }
-                  });
+          Watches.start(
+              driver.resources(PodSet.class).inAnyNamespace(),
+              "driver",
+              (action, podSet) -> {
+                var status = podSet.getStatus();
+                if (action != Watcher.Action.DELETED
+                    && status != null
+                    && status.readyReplicas() == replicas
+                    && ready.add(podSet.getMetadata().getNamespace() + "/" + name(podSet))
+                    && ready.size() == podSets) {
+                  convergedAt.complete(System.nanoTime());
+                }
+              });
       RequestJournal.Mark mark = server.journal().mark();
       CpuUse before = CpuUse.now();
       long start = System.nanoTime();
@@ -154,7 +159,7 @@ public final class ConvergeServer {
           contender, millis, calls.size(), conflicts, pods);
       breakdown(calls, firstCreate).forEach((k, v) -> System.err.println("  " + k + ": " + v));
       long events = calls.stream().filter(r -> "events".equals(r.resource())).count();
-      String size = "." + podSets;
+      String size = label(podSets, latencyMillis);
       print("operator.converge_time" + size, contender, millis, "ms");
       print("operator.converge_api_calls" + size, contender, calls.size(), "calls");
       print(
@@ -163,6 +168,7 @@ public final class ConvergeServer {
           calls.size() - events,
           "calls");
       print("operator.converge_conflicts" + size, contender, conflicts, "conflicts");
+      print("operator.converge_write_rate" + size, contender, writeRate(calls), "writes/s");
       System.out.println("DONE");
       System.out.flush();
       awaitEndOfInput(System.in);
@@ -180,6 +186,36 @@ public final class ConvergeServer {
 
   private static void print(String figure, String contender, double value, String unit) {
     System.out.println(new ResultLine(figure, contender, value, unit).format());
+  }
+
+  /**
+   * The figure suffix: {@code .<podsets>}, or {@code .<podsets>@<latency>ms} with injected latency.
+   */
+  static String label(int podSets, int latencyMillis) {
+    return "." + podSets + (latencyMillis > 0 ? "@" + latencyMillis + "ms" : "");
+  }
+
+  /** {@code millis} of latency on every resource request but watches. */
+  static FaultRule requestLatency(int millis) {
+    return FaultRule.match()
+        .resourceRequestsOnly()
+        .verbs("get", "list", "create", "update", "patch", "delete", "deletecollection")
+        .inject(Fault.latency(Duration.ofMillis(millis)));
+  }
+
+  /**
+   * Writes per second: the writes among {@code calls} over the time from the first of them to the
+   * last (the rate the writes came in, whenever the contender started writing); 0 with fewer than
+   * two.
+   */
+  static double writeRate(List<RequestRecord> calls) {
+    List<Instant> writes =
+        calls.stream().filter(RequestRecord::isWrite).map(RequestRecord::time).sorted().toList();
+    if (writes.size() < 2) {
+      return 0;
+    }
+    double seconds = Duration.between(writes.get(0), writes.get(writes.size() - 1)).toNanos() / 1e9;
+    return seconds <= 0 ? 0 : (writes.size() - 1) / seconds;
   }
 
   static String ns(int n) {
@@ -274,14 +310,22 @@ public final class ConvergeServer {
   }
 
   static int positive(String name, String value) {
+    return atLeast(name, value, 1);
+  }
+
+  static int notNegative(String name, String value) {
+    return atLeast(name, value, 0);
+  }
+
+  private static int atLeast(String name, String value, int least) {
     int parsed;
     try {
       parsed = Integer.parseInt(value);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(name + " must be a number: '" + value + "'", e);
     }
-    if (parsed < 1) {
-      throw new IllegalArgumentException(name + " must be at least 1: " + parsed);
+    if (parsed < least) {
+      throw new IllegalArgumentException(name + " must be at least " + least + ": " + parsed);
     }
     return parsed;
   }

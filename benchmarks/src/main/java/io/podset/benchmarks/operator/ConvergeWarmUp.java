@@ -1,13 +1,11 @@
 package io.podset.benchmarks.operator;
 
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.podset.api.v1alpha1.PodSet;
@@ -57,41 +55,27 @@ final class ConvergeWarmUp {
     CountDownLatch allReady = new CountDownLatch(1);
     CountDownLatch podSetsSeen = new CountDownLatch(PODSETS);
     try (Watch pods =
-            driver
-                .pods()
-                .inAnyNamespace()
-                .watch(
-                    new Watcher<>() {
-                      @Override
-                      public void eventReceived(Action action, Pod pod) {
-                        if (action != Action.DELETED
-                            && namespace.equals(pod.getMetadata().getNamespace())
-                            && isReady(pod)
-                            && ready.add(pod.getMetadata().getName())
-                            && ready.size() == PODSETS * PODS) {
-                          allReady.countDown();
-                        }
-                      }
-
-                      @Override
-                      public void onClose(WatcherException cause) {}
-                    });
+            Watches.start(
+                driver.pods().inAnyNamespace(),
+                "warm-up",
+                (action, pod) -> {
+                  if (action != Watcher.Action.DELETED
+                      && namespace.equals(pod.getMetadata().getNamespace())
+                      && isReady(pod)
+                      && ready.add(pod.getMetadata().getName())
+                      && ready.size() == PODSETS * PODS) {
+                    allReady.countDown();
+                  }
+                });
         Watch podSets =
-            driver
-                .resources(PodSet.class)
-                .inAnyNamespace()
-                .watch(
-                    new Watcher<>() {
-                      @Override
-                      public void eventReceived(Action action, PodSet podSet) {
-                        if (action == Action.ADDED) {
-                          podSetsSeen.countDown();
-                        }
-                      }
-
-                      @Override
-                      public void onClose(WatcherException cause) {}
-                    })) {
+            Watches.start(
+                driver.resources(PodSet.class).inAnyNamespace(),
+                "warm-up",
+                (action, podSet) -> {
+                  if (action == Watcher.Action.ADDED) {
+                    podSetsSeen.countDown();
+                  }
+                })) {
       Parallel.forEachIndex(PODSETS, THREADS, i -> podSet(driver, namespace, i));
       if (!allReady.await(ROUND_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
           || !podSetsSeen.await(ROUND_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
@@ -155,24 +139,7 @@ final class ConvergeWarmUp {
         .v1()
         .events()
         .inNamespace(namespace)
-        .resource(
-            new EventBuilder()
-                .withNewMetadata()
-                .withGenerateName("warm-up-" + i + ".")
-                .withNamespace(namespace)
-                .endMetadata()
-                .withNewInvolvedObject()
-                .withApiVersion(podSet.getApiVersion())
-                .withKind(podSet.getKind())
-                .withName(podSet.getMetadata().getName())
-                .withNamespace(namespace)
-                .withUid(podSet.getMetadata().getUid())
-                .endInvolvedObject()
-                .withType("Normal")
-                .withReason("SuccessfulCreate")
-                .withMessage("Created pods: " + String.join(", ", names))
-                .withCount(1)
-                .build())
+        .resource(WriteFloor.createdPods(podSet, names))
         .create();
   }
 

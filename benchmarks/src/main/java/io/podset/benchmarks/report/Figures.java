@@ -40,6 +40,9 @@ final class Figures {
               "operator.converge_api_calls_no_events",
               "API calls made while converging, core/v1 Events left out"),
           Map.entry("operator.converge_conflicts", "API calls answered 409 while converging"),
+          Map.entry(
+              "operator.converge_write_rate",
+              "writes/s from the first create to the contender's last write"),
           Map.entry("operator.latency_p50", "update written to reconcile start, median"),
           Map.entry("operator.latency_p99", "update written to reconcile start, 99th percentile"),
           Map.entry(

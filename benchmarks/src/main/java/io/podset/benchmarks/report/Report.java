@@ -29,13 +29,21 @@ public final class Report {
     Path raw = Path.of(args[0]);
     List<Validity.Sample> samples = read(raw);
     List<Judged> judged = judge(samples);
-    long invalid = judged.stream().filter(j -> !j.valid()).count();
+    List<Floor.Fraction> floor = Floor.of(samples);
+    String verdict = verdict(judged, floor);
     // The verdict on the run first: a reader who stops at the first line is not misled.
-    System.out.println(verdict(judged));
+    System.out.println(verdict);
     judged.forEach(j -> System.out.println(j.line()));
-    long met = judged.stream().filter(j -> j.valid() && j.c().met().orElse(false)).count();
-    long missed = judged.stream().filter(j -> j.valid() && !j.c().met().orElse(true)).count();
-    long invalidGoals = judged.stream().filter(j -> !j.valid() && j.c().goal().isPresent()).count();
+    floor.forEach(f -> System.out.println(f.line()));
+    long met =
+        judged.stream().filter(j -> j.valid() && j.c().met().orElse(false)).count()
+            + floor.stream().filter(f -> f.met().orElse(false)).count();
+    long missed =
+        judged.stream().filter(j -> j.valid() && !j.c().met().orElse(true)).count()
+            + floor.stream().filter(f -> !f.met().orElse(true)).count();
+    long invalidGoals =
+        judged.stream().filter(j -> !j.valid() && j.c().goal().isPresent()).count()
+            + floor.stream().filter(f -> !f.valid() && f.contender().equals("ours")).count();
     System.out.printf(
         Locale.ROOT,
         "# goals: %d met, %d missed, %d not judged (invalid figures)%n",
@@ -52,11 +60,22 @@ public final class Report {
                     j.c().name(),
                     j.c().ratio(),
                     j.c().goal().orElseThrow().minRatio()));
+    floor.stream()
+        .filter(f -> !f.met().orElse(true))
+        .forEach(
+            f ->
+                System.out.printf(
+                    Locale.ROOT,
+                    "# missed: operator.converge_floor.%s[ours] %.2f of the floor < %.2f%n",
+                    f.label(),
+                    f.fraction(),
+                    Floor.GOAL));
     Path meta = raw.resolve("meta.md");
     String header = Files.exists(meta) ? Files.readString(meta) : "";
-    Files.writeString(Path.of(args[1]), markdown(args[2], header, judged), StandardCharsets.UTF_8);
-    if (invalid > 0) {
-      System.err.println(verdict(judged));
+    Files.writeString(
+        Path.of(args[1]), markdown(args[2], header, judged, floor), StandardCharsets.UTF_8);
+    if (verdict.contains("INVALID")) {
+      System.err.println(verdict);
     }
   }
 
@@ -72,9 +91,16 @@ public final class Report {
     }
   }
 
-  /** Every comparison of the samples, judged by {@link Validity}. */
+  /**
+   * Every comparison of the samples, judged by {@link Validity}; the {@link Floor} contender is no
+   * peer: its figures are the floor the others are measured against ({@link Floor#of}).
+   */
   static List<Judged> judge(List<Validity.Sample> samples) {
-    List<ResultLine> results = samples.stream().map(Validity.Sample::result).toList();
+    List<ResultLine> results =
+        samples.stream()
+            .map(Validity.Sample::result)
+            .filter(r -> !r.contender().equals(Floor.FLOOR))
+            .toList();
     return Comparison.of(results, Goal.ISSUE_10).stream()
         .map(c -> new Judged(c, Validity.reasons(c.figure(), c.peer(), samples)))
         .toList();
@@ -82,15 +108,23 @@ public final class Report {
 
   /** One line saying whether every figure is valid, or how many are not. */
   static String verdict(List<Judged> judged) {
-    long invalid = judged.stream().filter(j -> !j.valid()).count();
+    return verdict(judged, List.of());
+  }
+
+  /** The same, counting the fractions of the floor as figures too. */
+  static String verdict(List<Judged> judged, List<Floor.Fraction> floor) {
+    long invalid =
+        judged.stream().filter(j -> !j.valid()).count()
+            + floor.stream().filter(f -> !f.valid()).count();
+    long total = judged.size() + floor.size();
     return invalid == 0
-        ? "# validity: all " + judged.size() + " figures measured under the conditions they need"
+        ? "# validity: all " + total + " figures measured under the conditions they need"
         : String.format(
             Locale.ROOT,
             "# validity: %d of %d figures INVALID (measured outside the conditions they need;"
                 + " printed as invalid, not as ratios)",
             invalid,
-            judged.size());
+            total);
   }
 
   /**
@@ -136,11 +170,15 @@ public final class Report {
     return out;
   }
 
-  /** The Markdown page: title, header, the verdict, the table, then the parseable lines. */
-  static String markdown(String title, String header, List<Judged> judged) {
+  /**
+   * The Markdown page: title, header, the verdict, the table, the converge floor, then the
+   * parseable lines.
+   */
+  static String markdown(
+      String title, String header, List<Judged> judged, List<Floor.Fraction> floor) {
     StringBuilder md = new StringBuilder();
     md.append("# Benchmark results: ").append(title).append("\n\n");
-    md.append("**").append(verdict(judged).substring(2)).append("**\n\n");
+    md.append("**").append(verdict(judged, floor).substring(2)).append("**\n\n");
     if (!header.isBlank()) {
       md.append(header.strip()).append("\n\n");
     }
@@ -167,8 +205,10 @@ public final class Report {
                   ? c.met().map(m -> m ? "yes" : "**no**").orElse("")
                   : "invalid (" + String.join("; ", j.reasons()) + ")"));
     }
-    md.append("\n```\n");
+    md.append('\n').append(Floor.markdown(floor));
+    md.append("```\n");
     judged.forEach(j -> md.append(j.line()).append('\n'));
+    floor.forEach(f -> md.append(f.line()).append('\n'));
     md.append("```\n");
     return md.toString();
   }

@@ -36,7 +36,7 @@ public final class Validity {
           Need.of(
               "informer\\.sync_(time|cpu)\\..*", "server_warmed", "order_rotated", "quiet_machine"),
           Need.of("informer\\.operator_sync_(time|cpu)\\..*", "server_warmed", "quiet_machine"),
-          Need.of("operator\\.converge_(time|cpu)\\..*", "quiet_machine"),
+          Need.of("operator\\.converge_(time|cpu|write_rate)\\..*", "quiet_machine"),
           Need.of("workqueue\\.(?!.*\\.alloc$).*", "quiet_machine"),
           // The server's heap per stored object is memory: it needs nothing.
           Need.of("apiserver\\.(?!stored_per_object\\.).*", "quiet_machine"));

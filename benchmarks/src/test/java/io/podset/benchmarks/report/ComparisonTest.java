@@ -48,18 +48,31 @@ class ComparisonTest {
   }
 
   @Test
-  void goal_convergeTime_needs2xJosdk_and10xSeedLoop() {
+  void goal_convergeTime_withoutLatency_needs2xBoth_with5ms_1xJosdk_and10xSeedLoop() {
     List<Comparison> comparisons =
         Comparison.of(
             List.of(
                 new ResultLine("operator.converge_time.1000", "ours", 1000, "ms"),
                 new ResultLine("operator.converge_time.1000", "josdk", 2500, "ms"),
-                new ResultLine("operator.converge_time.1000", "seed-loop", 9000, "ms")),
+                new ResultLine("operator.converge_time.1000", "seed-loop", 9000, "ms"),
+                new ResultLine("operator.converge_time.1000@5ms", "ours", 1000, "ms"),
+                new ResultLine("operator.converge_time.1000@5ms", "josdk", 800, "ms"),
+                new ResultLine("operator.converge_time.1000@5ms", "seed-loop", 9000, "ms")),
             Goal.ISSUE_10);
 
-    assertThat(comparisons).extracting(Comparison::peer).containsExactly("josdk", "seed-loop");
-    assertThat(comparisons.get(0).met()).contains(true);
-    assertThat(comparisons.get(1).met()).contains(false);
+    assertThat(comparisons)
+        .extracting(Comparison::name)
+        .containsExactly(
+            "operator.converge_time.1000[josdk]",
+            "operator.converge_time.1000[seed-loop]",
+            "operator.converge_time.1000@5ms[josdk]",
+            "operator.converge_time.1000@5ms[seed-loop]");
+    assertThat(comparisons)
+        .extracting(c -> c.goal().orElseThrow().minRatio())
+        .containsExactly(2.0, 2.0, 1.0, 10.0);
+    assertThat(comparisons)
+        .extracting(c -> c.met().orElseThrow())
+        .containsExactly(true, true, false, false);
   }
 
   @Test

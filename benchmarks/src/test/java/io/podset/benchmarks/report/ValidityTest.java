@@ -125,7 +125,7 @@ class ValidityTest {
     List<Report.Judged> judged = Report.judge(Report.read(raw));
 
     assertThat(judged.get(0).reasons()).containsExactly("ours: p99 80 ms");
-    String markdown = Report.markdown("quick", "", judged);
+    String markdown = Report.markdown("quick", "", judged, List.of());
     assertThat(markdown)
         .contains("1 of 1 figures INVALID")
         .contains("| invalid | ≥ 2.0 | invalid (ours: p99 80 ms) |");
