@@ -73,7 +73,11 @@ import org.slf4j.LoggerFactory;
  * <p>Status writes: only when the status changed; a pass that created pods leaves it to the passes
  * their events trigger, and those wait (at most {@link PodSetOptions#statusDelay()} from the first
  * write held back) until the new pods are Ready, so that a new PodSet's status is written once
- * rather than once per pod becoming Ready. A failure is written at once.
+ * rather than once per pod becoming Ready. A failure is written at once, unless a retry is likely
+ * to cure it (a 409, 429, 5xx or broken connection: {@link PassingFailures}), which is written only
+ * once the PodSet has kept failing for {@link #TRANSIENT_FAILURE_GRACE}; while the condition shows
+ * a failure of the same reason, a new message alone is not written ({@link
+ * PodSetStatuses#writeNow}).
  *
  * <p>Failures: a PodSet that cannot work as written gets a {@code ReplicaFailure} condition ({@code
  * InvalidSpec}) and a {@link TerminalReconcileException} (no retry until it changes); a refused or
@@ -94,6 +98,13 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
    */
   static final Duration UNSETTLED_RECHECK = Duration.ofSeconds(5);
 
+  /**
+   * How long a PodSet may fail with faults a retry usually cures (409, 429, 5xx, broken
+   * connections) before its status shows them: under faults that pass within seconds, writing the
+   * condition and removing it again doubled the status writes.
+   */
+  static final Duration TRANSIENT_FAILURE_GRACE = Duration.ofSeconds(5);
+
   private static final Logger LOG = LoggerFactory.getLogger(PodSetReconciler.class);
 
   private final KubernetesClient client;
@@ -107,6 +118,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
   private final ReadYourWrites writes;
   private final UnconfirmedOwners unconfirmed = new UnconfirmedOwners();
   private final StartingPods<Request> startingPods;
+  private final PassingFailures<Request> failures = new PassingFailures<>(TRANSIENT_FAILURE_GRACE);
   private final PlanExecutor executor;
   private final StatusWriter statuses;
   private final Duration unsettledRecheck;
@@ -239,6 +251,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       expectations.forget(request);
       writes.forget(request);
       startingPods.forget(request);
+      failures.forget(request);
       unconfirmed.clear(request);
       return Result.done();
     }
@@ -295,7 +308,12 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     }
     PodSetStatus current = podSet.getStatus() == null ? PodSetStatus.empty() : podSet.getStatus();
     PodSetStatus status = PodSetStatuses.compute(podSet, current, plan, failure, now);
-    if (PodSetStatuses.writeNow(plan, failure, current, status)) {
+    if (failure == null) {
+      failures.forget(request);
+    }
+    // A held-back failure's status is written by a later pass: the controller retries this one.
+    boolean shown = failure == null || failures.showNow(request, failure, now);
+    if (shown && PodSetStatuses.writeNow(plan, failure, current, status)) {
       Duration wait =
           failure == null ? startingPods.waitFor(request, plan.active(), now) : Duration.ZERO;
       if (!wait.isZero()) {

@@ -8,6 +8,7 @@ import io.podset.api.v1alpha1.PodSetStatus;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Computes the status a PodSet should have: a pure function of the PodSet, its counted pods, the
@@ -120,7 +121,11 @@ public final class PodSetStatuses {
    * pods and writes the status once, instead of writing one now (counting the pods from before the
    * writes) and another a moment later. A pass with a failure writes at once, so the {@value
    * PodSetCondition#REPLICA_FAILURE} condition shows; so does a pass that wrote no pod (nothing
-   * else will come to write for it).
+   * else will come to write for it). A status that differs from {@code current} only in the message
+   * of a {@value PodSetCondition#REPLICA_FAILURE} condition it already shows with the same reason
+   * is not written: while a PodSet keeps failing, each retry's failure names another pod or answer,
+   * and rewriting the condition for that cost one status write per retry (its Events tell each
+   * one).
    *
    * @param plan the pass's plan
    * @param failure what failed in this pass, or null
@@ -132,10 +137,21 @@ public final class PodSetStatuses {
     Objects.requireNonNull(plan, "plan");
     Objects.requireNonNull(current, "current");
     Objects.requireNonNull(computed, "computed");
-    if (computed.equals(current)) {
+    if (computed.equals(current) || onlyFailureMessageChanged(current, computed)) {
       return false;
     }
     return failure != null || !plan.writesPods();
+  }
+
+  private static boolean onlyFailureMessageChanged(PodSetStatus current, PodSetStatus computed) {
+    Optional<PodSetCondition> shown = current.condition(PodSetCondition.REPLICA_FAILURE);
+    Optional<PodSetCondition> now = computed.condition(PodSetCondition.REPLICA_FAILURE);
+    return shown.isPresent()
+        && now.isPresent()
+        && shown.get().isTrue()
+        && now.get().isTrue()
+        && shown.get().reason().equals(now.get().reason())
+        && computed.withCondition(shown.get()).equals(current);
   }
 
   private static PodSetCondition progressing(int current, int updated, int desired, Instant now) {

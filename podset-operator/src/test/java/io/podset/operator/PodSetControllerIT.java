@@ -30,6 +30,7 @@ import io.podset.testkit.RequestMatcher;
 import io.podset.testkit.RequestRecord;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -505,13 +506,33 @@ class PodSetControllerIT {
     await(
         "ReplicaFailure",
         () ->
-            stored("web")
-                .getStatus()
-                .condition(PodSetCondition.REPLICA_FAILURE)
-                .map(PodSetCondition::isTrue)
-                .orElse(false));
+            stored("web").getStatus() != null
+                && stored("web")
+                    .getStatus()
+                    .condition(PodSetCondition.REPLICA_FAILURE)
+                    .map(PodSetCondition::isTrue)
+                    .orElse(false));
     PodSetCondition failure =
         stored("web").getStatus().condition(PodSetCondition.REPLICA_FAILURE).orElseThrow();
+    // A quota refusal shows at once; a 5xx, which a retry usually cures, once it lasted the grace.
+    Instant firstRefusal = server.journal().records(refused).get(0).time();
+    Instant firstStatus =
+        server
+            .journal()
+            .records(
+                RequestMatcher.verb("patch")
+                    .resource("podsets")
+                    .subresource("status")
+                    .namespace(namespace))
+            .get(0)
+            .time();
+    if (code == 403) {
+      assertThat(Duration.between(firstRefusal, firstStatus))
+          .isLessThan(PodSetReconciler.TRANSIENT_FAILURE_GRACE);
+    } else {
+      assertThat(Duration.between(firstRefusal, firstStatus))
+          .isGreaterThanOrEqualTo(PodSetReconciler.TRANSIENT_FAILURE_GRACE);
+    }
     assertThat(failure.reason()).isEqualTo("FailedCreate");
     assertThat(failure.message())
         .contains(code == 403 ? "exceeded quota" : "etcdserver")

@@ -275,15 +275,8 @@ class PodSetReconcilerIT {
   void reconcile_statusDelayPassed_writesTheStatusOfPodsNotReady() {
     ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
     PodSetReconciler waiting =
-        PodSetReconciler.create(
-            recording.client(),
-            caches.podSets,
-            caches.pods,
-            caches.podSetVersion,
-            caches.podVersion,
-            (regarding, type, reason, message) -> {},
+        reconcilerWith(
             PodSetOptions.defaults().withClock(clock).withStatusDelay(Duration.ofSeconds(1)));
-    caches.onPodEvents(waiting.podEventHandler());
     createPodSet(PodSetSpec.ofReplicas(2));
     caches.sync();
     waiting.reconcile(request);
@@ -302,7 +295,12 @@ class PodSetReconcilerIT {
   }
 
   private PodSetReconciler reconcilerWithStatusDelay(Duration delay) {
-    PodSetReconciler waiting =
+    return reconcilerWith(PodSetOptions.defaults().withStatusDelay(delay));
+  }
+
+  /** A reconciler of the recording client and the test's caches, with {@code options}. */
+  private PodSetReconciler reconcilerWith(PodSetOptions options) {
+    PodSetReconciler created =
         PodSetReconciler.create(
             recording.client(),
             caches.podSets,
@@ -310,9 +308,9 @@ class PodSetReconcilerIT {
             caches.podSetVersion,
             caches.podVersion,
             (regarding, type, reason, message) -> {},
-            PodSetOptions.defaults().withStatusDelay(delay));
-    caches.onPodEvents(waiting.podEventHandler());
-    return waiting;
+            options);
+    caches.onPodEvents(created.podEventHandler());
+    return created;
   }
 
   @Test
@@ -788,7 +786,9 @@ class PodSetReconcilerIT {
   }
 
   @Test
-  void reconcile_serverError_replicaFailureAndRetryable() {
+  void reconcile_serverError_retryable_shownOnceItLastedTheGrace() {
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+    PodSetReconciler failing = reconcilerWith(PodSetOptions.defaults().withClock(clock));
     createPodSet(PodSetSpec.ofReplicas(2));
     caches.sync();
     FaultInjector.Handle etcd =
@@ -797,8 +797,9 @@ class PodSetReconcilerIT {
             .add(
                 podCreates()
                     .inject(Fault.status(500, "InternalError", "etcdserver: request timed out")));
+    recording.clear();
 
-    assertThatThrownBy(() -> reconciler.reconcile(request))
+    assertThatThrownBy(() -> failing.reconcile(request))
         .isInstanceOf(PodSetReconcileException.class)
         .hasMessageContaining("etcdserver: request timed out (HTTP 500 InternalError)")
         // The server's answer stays attached, so the controller logs it as a transient failure.
@@ -806,15 +807,34 @@ class PodSetReconcilerIT {
         .isInstanceOf(KubernetesClientException.class)
         .extracting(e -> ((KubernetesClientException) e).getCode())
         .isEqualTo(500);
+    // A retry usually cures a 5xx: no condition written (and removed again) for it yet.
+    assertThat(recording.writes()).noneMatch(w -> w.endsWith("/status"));
+    clock.advance(PodSetReconciler.TRANSIENT_FAILURE_GRACE.minusMillis(1));
+    caches.sync();
+    assertThatThrownBy(() -> failing.reconcile(request))
+        .isInstanceOf(PodSetReconcileException.class);
+    assertThat(recording.writes()).noneMatch(w -> w.endsWith("/status"));
 
+    // Failing for the whole grace: shown.
+    clock.advance(Duration.ofMillis(1));
+    caches.sync();
+    assertThatThrownBy(() -> failing.reconcile(request))
+        .isInstanceOf(PodSetReconcileException.class);
     assertThat(
             stored().getStatus().condition(PodSetCondition.REPLICA_FAILURE).orElseThrow().message())
         .isEqualTo("cannot create pods: etcdserver: request timed out (HTTP 500 InternalError)");
+    // The same failure again: the condition already tells it, nothing written.
+    caches.sync();
+    recording.clear();
+    assertThatThrownBy(() -> failing.reconcile(request))
+        .isInstanceOf(PodSetReconcileException.class);
+    assertThat(recording.writes()).noneMatch(w -> w.endsWith("/status"));
     // The expectation of the failed create was lowered: the retry acts at once.
     etcd.remove();
     caches.sync();
-    reconciler.reconcile(request);
+    failing.reconcile(request);
     assertThat(livePods()).hasSize(2);
+    failing.close();
   }
 
   @Test

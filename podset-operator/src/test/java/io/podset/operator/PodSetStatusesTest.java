@@ -173,4 +173,36 @@ class PodSetStatusesTest {
     assertThat(PodSetStatuses.writeNow(plan, null, PodSetStatus.empty(), computed)).isTrue();
     assertThat(PodSetStatuses.writeNow(plan, null, computed, computed)).isFalse();
   }
+
+  @Test
+  void writeNow_failingAgainForTheSameReason_onlyTheMessageChanged_writesNothing() {
+    PodSet podSet = podSet(3);
+    PodSetPlan plan = planner.plan(podSet, List.of(), true);
+    ReplicaFailure first =
+        new ReplicaFailure(ReplicaFailure.FAILED_CREATE, "cannot create pods: slow down (429)");
+    PodSetStatus shown = PodSetStatuses.compute(podSet, plan, first, T0);
+    ReplicaFailure again =
+        new ReplicaFailure(ReplicaFailure.FAILED_CREATE, "cannot create pods: etcd (HTTP 500)");
+
+    PodSetStatus computed = PodSetStatuses.compute(podSet, shown, plan, again, T0.plusSeconds(3));
+
+    assertThat(computed).isNotEqualTo(shown);
+    assertThat(PodSetStatuses.writeNow(plan, again, shown, computed)).isFalse();
+  }
+
+  @Test
+  void writeNow_failingForAnotherReason_orWithOtherCounts_writes() {
+    PodSet podSet = podSet(3);
+    PodSetPlan none = planner.plan(podSet, List.of(), true);
+    ReplicaFailure create = new ReplicaFailure(ReplicaFailure.FAILED_CREATE, "slow down");
+    PodSetStatus shown = PodSetStatuses.compute(podSet, none, create, T0);
+    ReplicaFailure delete = new ReplicaFailure(ReplicaFailure.FAILED_DELETE, "slow down");
+    PodSetStatus otherReason = PodSetStatuses.compute(podSet, shown, none, delete, T0);
+    PodSetPlan one = planner.plan(podSet, List.of(podOf(podSet, "web-a").build()), true);
+    ReplicaFailure again = new ReplicaFailure(ReplicaFailure.FAILED_CREATE, "etcd");
+    PodSetStatus otherCount = PodSetStatuses.compute(podSet, shown, one, again, T0);
+
+    assertThat(PodSetStatuses.writeNow(none, delete, shown, otherReason)).isTrue();
+    assertThat(PodSetStatuses.writeNow(one, again, shown, otherCount)).isTrue();
+  }
 }

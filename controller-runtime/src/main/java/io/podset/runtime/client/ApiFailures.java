@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.concurrent.CompletionException;
@@ -102,5 +103,33 @@ public final class ApiFailures {
       }
     }
     return failure.getMessage() == null ? failure.getClass().getName() : failure.getMessage();
+  }
+
+  /**
+   * Whether a retry is expected to cure {@code failure}: a conflict (409), throttling (429), server
+   * error (5xx) or connection failure (no answer, an {@link IOException} behind it) in the chain,
+   * judged by its first API answer. Other failures (a refusal, an invalid object, a bug) need a
+   * change first.
+   */
+  public static boolean isTransient(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof KubernetesClientException e) {
+        int code = e.getCode();
+        return code == 409 || code == 429 || code >= 500 || (code <= 0 && hasIoCause(e));
+      }
+      if (t instanceof IOException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean hasIoCause(Throwable error) {
+    for (Throwable t = error.getCause(); t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof IOException) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -230,7 +230,8 @@ final class DefaultController implements Controller {
     } catch (Throwable e) {
       causes.note(request, "retry");
       queue.addRateLimited(request);
-      if (ReconcileFailures.isTransient(e)) {
+      if (ApiFailures.isTransient(e)) {
+        // One line each: under a stream of 429s real errors must not drown in identical traces.
         log.warn(
             "Reconcile of {} failed, retry {} scheduled: {}",
             request,

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
@@ -100,5 +101,29 @@ class ApiFailuresTest {
         .isEqualTo("x: connection refused");
     assertThat(ApiFailures.describe(new NullPointerException()))
         .isEqualTo("java.lang.NullPointerException");
+  }
+
+  @Test
+  void isTransient_conflictThrottlingServerErrorsAndBrokenConnections_only() {
+    for (int code : new int[] {409, 429, 500, 503, 504}) {
+      assertThat(ApiFailures.isTransient(new KubernetesClientException("x", code, null)))
+          .as("%d", code)
+          .isTrue();
+    }
+    for (int code : new int[] {400, 403, 404, 410, 422}) {
+      assertThat(ApiFailures.isTransient(new KubernetesClientException("x", code, null)))
+          .as("%d", code)
+          .isFalse();
+    }
+    assertThat(
+            ApiFailures.isTransient(
+                new KubernetesClientException("no answer", new IOException("reset"))))
+        .isTrue();
+    assertThat(
+            ApiFailures.isTransient(
+                new CompletionException(new KubernetesClientException("x", 429, null))))
+        .as("wrapped")
+        .isTrue();
+    assertThat(ApiFailures.isTransient(new IllegalStateException("a bug"))).isFalse();
   }
 }

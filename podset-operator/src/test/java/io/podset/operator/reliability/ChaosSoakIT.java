@@ -352,6 +352,8 @@ class ChaosSoakIT {
             podWrites,
             imagePatches,
             failedWrites));
+    report.append("operator writes during faults by kind: ").append(faultMeter.byKind());
+    report.append('\n');
     report.append(
         String.format(
             "operator from the end of the faults until quiet (%.1f s): %d writes (bound %d;"
@@ -397,6 +399,9 @@ class ChaosSoakIT {
             steady.toMillis() / 1000.0, touched, dropped, steadyEvents));
     for (String violation : invariants.violations()) {
       report.append("VIOLATION ").append(violation).append('\n');
+    }
+    for (String pod : invariants.createdForDeletedPods()) {
+      report.append("CREATED FOR DELETED ").append(pod).append('\n');
     }
     for (String explanation : invariants.explanations()) {
       report.append(explanation).append('\n');
@@ -468,6 +473,8 @@ class ChaosSoakIT {
     private long podWrites;
     private long podPatches;
     private long failedWrites;
+    // "verb resource[/subresource]" -> {answered 2xx, refused or failed}
+    private final Map<String, long[]> byKind = new java.util.TreeMap<>();
     private Duration longestWrite = Duration.ZERO;
     private long lastReadNanos = System.nanoTime();
 
@@ -501,6 +508,9 @@ class ChaosSoakIT {
           longestWrite = r.duration();
         }
         windows.merge(r.time().toEpochMilli() / RATE_WINDOW.toMillis(), 1, Integer::sum);
+        String kind =
+            r.verb() + " " + r.resource() + (r.subresource() == null ? "" : "/" + r.subresource());
+        byKind.computeIfAbsent(kind, k -> new long[2])[r.status() >= 300 ? 1 : 0]++;
         if (r.status() >= 300) {
           failedWrites++;
         } else if ("pods".equals(r.resource()) && r.subresource() == null) {
@@ -536,6 +546,21 @@ class ChaosSoakIT {
 
     long failedWrites() {
       return failedWrites;
+    }
+
+    /** The writes by verb and resource: {@code create pods 120 ok / 30 failed, ...}. */
+    String byKind() {
+      StringBuilder out = new StringBuilder();
+      byKind.forEach(
+          (kind, counts) ->
+              out.append(out.isEmpty() ? "" : ", ")
+                  .append(kind)
+                  .append(' ')
+                  .append(counts[0])
+                  .append(" ok / ")
+                  .append(counts[1])
+                  .append(" failed"));
+      return out.toString();
     }
 
     /** The longest time from a write's arrival to its answer (injected latency included). */

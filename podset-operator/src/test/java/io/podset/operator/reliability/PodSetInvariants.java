@@ -73,6 +73,7 @@ final class PodSetInvariants {
     long lastDecreaseVersion;
     boolean deleted;
     long deletedNanos;
+    long deletedVersion;
     // (receivedNanos, resourceVersion, replicas) in order: the values of spec.replicas.
     final List<long[]> replicasHistory = new ArrayList<>();
     // The latest changes of the PodSet and of its pods' activity, oldest first.
@@ -109,6 +110,7 @@ final class PodSetInvariants {
   private final Map<String, Set<String>> podsByOwner = new HashMap<>();
   private final List<String> violations = new ArrayList<>();
   private final List<String> explanations = new ArrayList<>();
+  private final List<String> createdForDeletedPods = new ArrayList<>();
   // (resourceVersion, receivedNanos) of every change, per cache, in resourceVersion order.
   private final List<long[]> podSetChanges = new ArrayList<>();
   private final List<long[]> podChanges = new ArrayList<>();
@@ -181,6 +183,7 @@ final class PodSetInvariants {
     if (change.type().equals("DELETED")) {
       state.deleted = true;
       state.deletedNanos = change.receivedNanos();
+      state.deletedVersion = change.resourceVersion();
       return;
     }
     int replicas = object.path("spec").path("replicas").asInt(PodSetDefaults.REPLICAS);
@@ -229,6 +232,7 @@ final class PodSetInvariants {
     if (podSet.deleted) {
       if (previous == null && now != null) {
         createdForDeleted++;
+        describeCreatedForDeleted(podSet, now, change);
       }
       long since = now == null ? 0 : Math.max(podSet.deletedNanos, now.firstSeenNanos());
       if (now != null && now.active() && change.receivedNanos() - since > gcGraceNanos) {
@@ -287,6 +291,30 @@ final class PodSetInvariants {
               + " at this change); replicas history "
               + describe(podSet, change.receivedNanos()));
     }
+  }
+
+  /**
+   * One line per pod created for a deleted PodSet (the first {@value #MAX_REPORTED}): the
+   * operator's cache versions when it could have sent the create tell which window let it through
+   * (both caches behind the deletion, or the PodSet cache ahead of it).
+   */
+  private void describeCreatedForDeleted(PodSetState podSet, PodState pod, Change change) {
+    if (createdForDeletedPods.size() >= MAX_REPORTED) {
+      return;
+    }
+    long sent = change.receivedNanos() - inFlightNanos;
+    createdForDeletedPods.add(
+        String.format(
+            "pod %s created at rv %d, %d ms after PodSet %s was deleted at rv %d; operator caches"
+                + " %d ms before the create: PodSets at rv %d, pods at rv %d",
+            pod.key(),
+            change.resourceVersion(),
+            millis(change.receivedNanos() - podSet.deletedNanos),
+            podSet.key,
+            podSet.deletedVersion,
+            millis(inFlightNanos),
+            view.versionAt(OperatorView.Cache.PODSETS, sent),
+            view.versionAt(OperatorView.Cache.PODS, sent)));
   }
 
   /** Notes in the owners' timelines a pod that starts or stops counting as active for them. */
@@ -407,6 +435,11 @@ final class PodSetInvariants {
   }
 
   /** The timelines of the first violating PodSets, up to their first violation. */
+  /** The pods created for deleted PodSets, one line each (the first {@value #MAX_REPORTED}). */
+  List<String> createdForDeletedPods() {
+    return List.copyOf(createdForDeletedPods);
+  }
+
   List<String> explanations() {
     return List.copyOf(explanations);
   }
