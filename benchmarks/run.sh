@@ -42,6 +42,8 @@
 # the rate with its own update round trip below a bound, the informer server was warmed and the
 # order rotated. A figure measured outside them prints as "NAME: invalid (reason)" instead of a
 # ratio, and the first line of the report says how many are invalid.
+# Before each run it waits (at most QUIET_WAIT seconds, 120) for the load average the previous
+# run left to fall to that bound, so that back-to-back runs are not judged busy by their own load.
 #
 # Builds what it needs with ./mvnw (package, tests skipped) and go. Progress goes to stderr, the
 # figure lines to stdout. Every server it starts listens on 127.0.0.1 only and is stopped at exit.
@@ -111,8 +113,22 @@ log() { printf '[run.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 # the CPUs (the benchmark's own JVMs load at most the CPUs; more is other work sharing them, and
 # then timing says nothing); into file instead of conditions.txt, it applies to that file only.
 condition() { echo "CONDITION $1 $2 $3 $4" >>"${5:-$raw/conditions.txt}"; }
+# wait_quiet: right after a run the benchmark's own JVMs and servers still count in the 1-minute
+# load average for a minute or so, which says nothing about other work; so before a run wait (at
+# most QUIET_WAIT seconds, 120) for it to fall to the quiet bound. The check records what it finds.
+wait_quiet() {
+  local waited=0 limit=${QUIET_WAIT:-120} bound
+  bound=$(awk -v n="$ncpu" 'BEGIN { print 1.5 * n }')
+  while ((waited < limit)) &&
+    ! awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v b="$bound" 'BEGIN { exit !(l <= b) }'; do
+    sleep 5
+    waited=$((waited + 5))
+  done
+  ((waited == 0)) || log "waited ${waited} s for the load average to fall to $bound"
+}
 check_quiet() {
   local load bound file=${2:-$raw/conditions.txt} when=${3:-before}
+  [[ "$when" != before ]] || wait_quiet
   load=$(cut -d' ' -f1 /proc/loadavg)
   bound=$(awk -v n="$ncpu" 'BEGIN { print 1.5 * n }')
   if awk -v l="$load" -v b="$bound" 'BEGIN { exit !(l <= b) }'; then
@@ -379,6 +395,7 @@ if has_area cluster; then
     for ((rep = 1; rep <= cluster_repeats; rep++)); do
       for contender in ${CLUSTER_CONTENDERS:-replicaset-default replicaset-equal ours}; do
         log "cluster: $contender, $n x 3 pods (repeat $rep/$cluster_repeats)"
+        wait_quiet
         java -Xmx4g -XX:+UseG1GC -cp "$cp" io.podset.benchmarks.operator.ClusterConverge \
           "$contender" "$n" "$cluster_table" >>"$raw/cluster.txt" 2>"$raw/cluster-$contender-$n-$rep.log" ||
           { tail -20 "$raw/cluster-$contender-$n-$rep.log" >&2; exit 1; }
