@@ -384,7 +384,8 @@ if has_area cluster; then
     echo
     echo "N objects x 3 pods on a SimulatedCluster (10 kwok nodes); wall s; CPU s of the contender"
     echo "(kube-controller-manager or the operator JVM), kube-apiserver and etcd; the contender's"
-    echo "API calls from the audit log. Rows marked INVALID ran on a shared machine."
+    echo "API calls from the audit log. Rows marked INVALID: processes outside the run used more than"
+    echo "a quarter of a CPU on average while it ran."
     echo
     echo "| contender | N | phase | wall s | contender CPU s | apiserver CPU s | etcd CPU s | API calls | load |"
     echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"

@@ -60,6 +60,8 @@ public final class ClusterConverge {
     int n = Integer.parseInt(args[1]);
     Path results = Path.of(args[2]);
     double loadAtStart = ClusterProcesses.loadAverage();
+    ClusterProcesses.Usage usageAtStart = ClusterProcesses.usage();
+    long startNanos = System.nanoTime();
     Path dir = Files.createTempDirectory("cluster-bench-");
     Path auditLog = dir.resolve("audit.log");
     try (SimulatedCluster cluster = start(contender, dir, auditLog);
@@ -106,10 +108,15 @@ public final class ClusterConverge {
       informer.close();
 
       double loadAtEnd = ClusterProcesses.loadAverage();
+      double others =
+          ClusterProcesses.usage()
+              .othersSince(usageAtStart, Duration.ofNanos(System.nanoTime() - startNanos));
       String validity =
-          Math.max(loadAtStart, loadAtEnd) > ClusterProcesses.IDLE_LOAD
-              ? String.format("INVALID (load %.1f/%.1f on 2 cores)", loadAtStart, loadAtEnd)
-              : String.format("valid (load %.1f/%.1f)", loadAtStart, loadAtEnd);
+          others > ClusterProcesses.MAX_OTHERS_CPUS
+              ? String.format(
+                  "INVALID (others used %.2f CPUs; load %.1f/%.1f)", others, loadAtStart, loadAtEnd)
+              : String.format(
+                  "valid (others used %.2f CPUs; load %.1f/%.1f)", others, loadAtStart, loadAtEnd);
       AuditCounts.Counter counter =
           ours
               ? AuditCounts.userAgentContaining("podset-operator")

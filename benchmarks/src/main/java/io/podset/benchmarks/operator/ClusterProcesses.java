@@ -20,8 +20,14 @@ import java.util.Map;
  */
 final class ClusterProcesses {
 
-  /** A 1-minute load average above this on 2 cores means others used the machine. */
-  static final double IDLE_LOAD = 1.5;
+  /**
+   * The CPUs that processes outside a run may use on average while it runs for its figures to
+   * count. The load average cannot tell: at the end of a run it counts the run's own cluster.
+   */
+  static final double MAX_OTHERS_CPUS = 0.25;
+
+  /** Linux's USER_HZ: /proc/stat counts CPU time in hundredths of a second. */
+  private static final Duration TICK = Duration.ofMillis(10);
 
   private static final List<String> NAMES =
       List.of("kube-apiserver", "etcd", "kube-controller-manager", "kube-scheduler", "kwok");
@@ -112,6 +118,48 @@ final class ClusterProcesses {
           }
         });
     return operator;
+  }
+
+  /** The machine's busy CPU time so far, all CPUs, and the part this run's processes used. */
+  record Usage(Duration machineBusy, Duration run) {
+    /** The CPUs that processes outside the run used on average from {@code start} to this. */
+    double othersSince(Usage start, Duration wall) {
+      Duration others = machineBusy.minus(start.machineBusy).minus(run.minus(start.run));
+      return Math.max(0, others.toNanos()) / (double) wall.toNanos();
+    }
+  }
+
+  /**
+   * Now: the machine's busy time from /proc/stat and the CPU of this JVM and everything it started
+   * (the cluster's processes and our operator's JVM). A process of the run that ended before this
+   * counts as another's, which errs on the side of an invalid figure.
+   */
+  static Usage usage() throws IOException {
+    Duration run = cpu(ProcessHandle.current());
+    for (ProcessHandle p : ProcessHandle.current().descendants().toList()) {
+      run = run.plus(cpu(p));
+    }
+    return new Usage(machineBusy(Files.readString(Path.of("/proc/stat"))), run);
+  }
+
+  private static Duration cpu(ProcessHandle process) {
+    return process.info().totalCpuDuration().orElse(Duration.ZERO);
+  }
+
+  /**
+   * The busy time in /proc/stat's first line ({@code cpu user nice system idle iowait irq softirq
+   * steal ...}): all but idle and iowait.
+   */
+  static Duration machineBusy(String procStat) {
+    String[] fields = procStat.lines().findFirst().orElse("").trim().split("\\s+");
+    if (fields.length < 9 || !fields[0].equals("cpu")) {
+      throw new IllegalArgumentException("not /proc/stat: " + procStat.lines().findFirst());
+    }
+    long ticks = 0;
+    for (int i : new int[] {1, 2, 3, 6, 7, 8}) {
+      ticks += Long.parseLong(fields[i]);
+    }
+    return TICK.multipliedBy(ticks);
   }
 
   /** The 1-minute load average. */
