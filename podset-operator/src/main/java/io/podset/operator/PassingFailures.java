@@ -16,7 +16,9 @@ import java.util.Objects;
  * with the whole reconcile). Such a failure is therefore shown only once the PodSet has failed
  * without a clean pass for {@code grace}; any other failure (a quota, an invalid pod) is shown at
  * once. The status of a held-back pass is written by a later pass, which the controller's retry
- * guarantees. Thread-safe.
+ * guarantees. It keeps one entry per PodSet that is failing without a clean pass, until a clean
+ * pass or the PodSet's deletion {@linkplain #forget forgets} it, so its size is bounded by the
+ * PodSets that exist. Thread-safe.
  *
  * @param <K> the PodSet key type
  */

@@ -2,9 +2,7 @@ package io.podset.testkit;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,24 +62,37 @@ final class Kubectl {
     return command;
   }
 
-  /** Runs kubectl to completion and returns what it printed and its exit code. */
+  /**
+   * Runs kubectl to completion and returns what it printed and its exit code. Its output goes to a
+   * file, not a pipe, so the 60-s bound holds even when kubectl hangs without printing.
+   */
   Result run(String... args) {
+    Path output = null;
     try {
-      Process process = new ProcessBuilder(command(args)).redirectErrorStream(true).start();
-      String output;
-      try (InputStream in = process.getInputStream()) {
-        output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      }
+      output = Files.createTempFile("kubectl-", ".out");
+      Process process =
+          new ProcessBuilder(command(args))
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile())
+              .start();
       if (!process.waitFor(60, TimeUnit.SECONDS)) {
         process.destroyForcibly();
-        throw new AssertionError("kubectl " + String.join(" ", args) + " did not finish in 60 s");
+        throw new AssertionError(
+            "kubectl "
+                + String.join(" ", args)
+                + " did not finish in 60 s; it printed: "
+                + Files.readString(output));
       }
-      return new Result(process.exitValue(), output);
+      return new Result(process.exitValue(), Files.readString(output));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
+    } finally {
+      if (output != null) {
+        output.toFile().delete();
+      }
     }
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,26 +34,46 @@ public final class Kubectl {
     return outcome.output();
   }
 
-  /** Runs kubectl, whatever its exit status. */
+  /**
+   * Runs kubectl, whatever its exit status. Its output goes to a file, not a pipe, so the 60-s
+   * bound holds even when kubectl hangs without printing.
+   */
   public Outcome attempt(String stdin, String... args) {
     List<String> command =
         new ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString()));
     command.addAll(List.of(args));
+    Path output = null;
     try {
-      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      output = Files.createTempFile("kubectl-", ".out");
+      Process process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile())
+              .start();
       if (stdin != null) {
         process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
       }
       process.getOutputStream().close();
-      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(String.join(" ", command)).isTrue();
-      return new Outcome(process.exitValue(), output);
+      boolean finished = process.waitFor(60, TimeUnit.SECONDS);
+      if (!finished) {
+        process.destroyForcibly();
+      }
+      assertThat(finished)
+          .as(
+              String.join(" ", command) + " did not finish in 60 s; it printed: %s",
+              Files.readString(output))
+          .isTrue();
+      return new Outcome(process.exitValue(), Files.readString(output));
     } catch (IOException e) {
       throw new IllegalStateException(
           "kubectl must be installed to run this test: " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
+    } finally {
+      if (output != null) {
+        output.toFile().delete();
+      }
     }
   }
 }
