@@ -57,7 +57,9 @@ record Phase(
     // contender's: the cluster never falls silent (kwok's node leases and heartbeats, the
     // scheduler's and controller manager's leases and the garbage collector's work go on), and a
     // wait for the whole log to stop growing timed out at N=300 while the garbage collector, at
-    // the controller manager's default 20 requests/s, was still checking the new pods' owners.
+    // the controller manager's default 20 requests/s, was still checking the new pods' owners
+    // (and could return at once: Eventually's first polls come microseconds apart, before a
+    // batch lands). So the quiet time is measured, not the number of polls.
     AtomicLong last = new AtomicLong(-1);
     AtomicLong since = new AtomicLong(System.nanoTime());
     Eventually.within(Duration.ofMinutes(2))
