@@ -20,8 +20,11 @@
 #
 # The cluster area (not in a run without areas: it needs the simulated cluster's binaries of
 # testkit/kube/build-control-plane.sh) converges N ReplicaSets (the real ReplicaSet controller,
-# with its default client limits and with limits equal to ours) and N PodSets (our operator) on a
-# SimulatedCluster, one contender per fresh cluster, and writes results/<mode>-cluster.md.
+# with its default client limits and with limits equal to ours) and N PodSets (our operator, and
+# ours-warm: the same after one unmeasured round in its JVM, what the JIT of a fresh JVM costs) on a
+# SimulatedCluster, one contender per fresh cluster, and writes results/<mode>-cluster.md
+# (CLUSTER_CONTENDERS="ours ours-warm" runs only those; CLUSTER_KEEP=1 keeps each run's audit log
+# and operator log, CONTENDER_JAVA_OPTS applies to the operator's JVM).
 #
 # For profiling: CONVERGE_CONTENDERS="ours josdk" (LATENCY_CONTENDERS, INFORMER_CONTENDERS
 # likewise) runs only those contenders (converge: ours josdk seed-loop floor; floor is no
@@ -385,7 +388,9 @@ if has_area cluster; then
     echo "N objects x 3 pods on a SimulatedCluster (10 kwok nodes); wall s; CPU s of the contender"
     echo "(kube-controller-manager or the operator JVM), kube-apiserver and etcd; the contender's"
     echo "API calls from the audit log. Rows marked INVALID: processes outside the run used more than"
-    echo "a quarter of a CPU on average while it ran."
+    echo "a quarter of a CPU on average while it ran. Ours runs on a controller manager with the equal"
+    echo "limits (its garbage collector deletes our pods); ours-warm is ours after one unmeasured round"
+    echo "of the same work in the same operator JVM."
     echo
     echo "| contender | N | phase | wall s | contender CPU s | apiserver CPU s | etcd CPU s | API calls | load |"
     echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
@@ -394,7 +399,7 @@ if has_area cluster; then
   export KUBEBUILDER_ASSETS
   for n in "${cluster_sizes[@]}"; do
     for ((rep = 1; rep <= cluster_repeats; rep++)); do
-      for contender in ${CLUSTER_CONTENDERS:-replicaset-default replicaset-equal ours}; do
+      for contender in ${CLUSTER_CONTENDERS:-replicaset-default replicaset-equal ours ours-warm}; do
         log "cluster: $contender, $n x 3 pods (repeat $rep/$cluster_repeats)"
         wait_quiet
         java -Xmx4g -XX:+UseG1GC -cp "$cp" io.podset.benchmarks.operator.ClusterConverge \

@@ -26,6 +26,25 @@ final class AuditCounts {
   /** Which requests count for the contender. */
   record Counter(String userAgentPart) {
 
+    /**
+     * How many of the contender's requests the log holds so far: a cheap count (no JSON parsed for
+     * other agents' lines) to wait on.
+     */
+    long requests(Path log) {
+      return read(log).stream()
+          .filter(line -> line.contains(userAgentPart))
+          .filter(this::counts)
+          .count();
+    }
+
+    private boolean counts(String line) {
+      try {
+        return JSON.readTree(line).path("userAgent").asText("").contains(userAgentPart);
+      } catch (IOException e) {
+        return false;
+      }
+    }
+
     /** Requests between the marks, by {@code verb resource[/subresource]}. */
     Map<String, Integer> between(Path log, Mark from, Mark to) {
       Map<String, Integer> counts = new TreeMap<>();
@@ -49,6 +68,28 @@ final class AuditCounts {
       }
       return counts;
     }
+  }
+
+  /**
+   * Whether the log shows a watch or list of {@code resource} by an agent whose user agent contains
+   * {@code userAgentPart}.
+   */
+  static boolean watched(Path log, String userAgentPart, String resource) {
+    return read(log).stream()
+        .filter(line -> line.contains(userAgentPart) && line.contains(resource))
+        .anyMatch(
+            line -> {
+              JsonNode event;
+              try {
+                event = JSON.readTree(line);
+              } catch (IOException e) {
+                return false;
+              }
+              String verb = event.path("verb").asText("");
+              return event.path("userAgent").asText("").contains(userAgentPart)
+                  && (verb.equals("watch") || verb.equals("list"))
+                  && event.path("objectRef").path("resource").asText("").equals(resource);
+            });
   }
 
   static Counter userAgentContaining(String part) {

@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,7 @@ final class ClusterProcesses {
     }
   }
 
-  /** Our operator's jar main in its own JVM, as a user runs it (admin kubeconfig, defaults). */
+  /** Our operator's jar in its own JVM, as a user runs it (admin kubeconfig, defaults). */
   record Operator(Process process, Path log) implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
@@ -83,18 +84,22 @@ final class ClusterProcesses {
       healthPort = socket.getLocalPort();
     }
     Path log = dir.resolve("operator.log");
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // As run.sh does for every contender JVM: extra options for profiling (e.g. JFR).
+    String javaOptions = System.getenv().getOrDefault("CONTENDER_JAVA_OPTS", "").trim();
+    if (!javaOptions.isEmpty()) {
+      command.addAll(List.of(javaOptions.split("\\s+")));
+    }
+    command.addAll(
+        List.of(
+            "-jar",
+            operatorJar().toString(),
+            "--kubeconfig=" + kubeconfig,
+            "--health-port=" + healthPort,
+            "--metrics-port=0"));
     Process process =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                "io.podset.operator.cli.Main",
-                "--kubeconfig=" + kubeconfig,
-                "--health-port=" + healthPort,
-                "--metrics-port=0")
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     Operator operator = new Operator(process, log);
     HttpClient http = HttpClient.newHttpClient();
     URI readyz = URI.create("http://127.0.0.1:" + healthPort + "/readyz");
@@ -118,6 +123,31 @@ final class ClusterProcesses {
           }
         });
     return operator;
+  }
+
+  /**
+   * The operator's jar as built ({@code podset-operator/target/podset-operator.jar}, its {@code
+   * lib/} beside it), found on this JVM's class path. Run with {@code -jar}, the operator has its
+   * own class path and logging configuration, as a user runs it: on the benchmarks' class path it
+   * got the benchmarks' logback.xml and one of three fabric8 HTTP clients at random (OkHttp in a
+   * profiled run) instead of its Vert.x client.
+   */
+  static Path operatorJar() {
+    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      Path path = Path.of(entry);
+      if (path.getFileName() != null
+          && path.getFileName().toString().equals("podset-operator.jar")) {
+        if (!Files.isDirectory(path.resolveSibling("lib"))) {
+          throw new IllegalStateException(
+              "the operator's jar "
+                  + path
+                  + " has no lib/ beside it: build it with ./mvnw package");
+        }
+        return path;
+      }
+    }
+    throw new IllegalStateException(
+        "podset-operator.jar is not on the class path: run from benchmarks/run.sh's class path");
   }
 
   /** The machine's busy CPU time so far, all CPUs, and the part this run's processes used. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
+import java.lang.reflect.AccessibleObject;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -79,7 +80,7 @@ final class ModelClass {
   private ModelClass(Class<?> type) {
     this.type = type;
     try {
-      this.constructor = type.getConstructor();
+      this.constructor = accessible(type.getConstructor());
     } catch (NoSuchMethodException e) {
       throw new IllegalArgumentException(type.getName() + " has no public no-argument constructor");
     }
@@ -91,8 +92,8 @@ final class ModelClass {
       if (!p.hasGetter() || !p.hasSetter()) {
         continue;
       }
-      Method getter = p.getGetter().getAnnotated();
-      Method setter = p.getSetter().getAnnotated();
+      Method getter = accessible(p.getGetter().getAnnotated());
+      Method setter = accessible(p.getSetter().getAnnotated());
       JavaType javaType = p.getPrimaryType();
       Kind kind = kindOf(javaType);
       Class<?> element =
@@ -109,8 +110,8 @@ final class ModelClass {
     Method getAdditional;
     Method setAdditional;
     try {
-      getAdditional = type.getMethod("getAdditionalProperties");
-      setAdditional = type.getMethod("setAdditionalProperties", Map.class);
+      getAdditional = accessible(type.getMethod("getAdditionalProperties"));
+      setAdditional = accessible(type.getMethod("setAdditionalProperties", Map.class));
     } catch (NoSuchMethodException e) {
       getAdditional = null;
       setAdditional = null;
@@ -200,6 +201,19 @@ final class ModelClass {
       return Kind.STRING;
     }
     return isModel(type.getRawClass()) ? Kind.MODEL : Kind.VALUE;
+  }
+
+  /**
+   * {@code member} with the language's access checks off where the module system allows: a
+   * projection calls these accessors for every property of every cached object, and with the checks
+   * on, converge profiles on the simulated cluster spent 2-6% of the operator's CPU samples in
+   * {@code AccessibleObject.checkAccess} (its cache holds one caller and target class per member).
+   * The members are the ones a projection calls anyway (the public constructor, Jackson's
+   * accessors): this only skips checking them again on every call.
+   */
+  private static <T extends AccessibleObject> T accessible(T member) {
+    member.trySetAccessible();
+    return member;
   }
 
   private static @Nullable Object invoke(Method method, Object target, @Nullable Object... args) {

@@ -1,0 +1,98 @@
+package io.podset.benchmarks.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AuditCountsTest {
+
+  private static final String OPERATOR = "podset-operator/0.1.0";
+  private static final String KCM = "kube-controller-manager/v1.34.4 (linux/amd64) kubernetes/x";
+
+  @TempDir Path dir;
+
+  private static String event(String userAgent, String verb, String resource, String name) {
+    return String.format(
+        "{\"stage\":\"ResponseComplete\",\"verb\":\"%s\",\"userAgent\":\"%s\","
+            + "\"objectRef\":{\"resource\":\"%s\",\"namespace\":\"bench\",\"name\":\"%s\"}}",
+        verb, userAgent, resource, name);
+  }
+
+  @Test
+  void requests_countsOnlyTheContendersUserAgent_notItsNameElsewhereInTheLine() throws Exception {
+    Path log = dir.resolve("audit.log");
+    Files.write(
+        log,
+        List.of(
+            event(OPERATOR, "create", "pods", "a"),
+            event(OPERATOR, "patch", "podsets", "a"),
+            // Another agent writing about an object whose name holds the contender's user agent.
+            event("kwok/v0.8.0", "patch", "pods", "podset-operator-pod"),
+            "not json podset-operator"));
+    AuditCounts.Counter counter = AuditCounts.userAgentContaining("podset-operator");
+
+    assertThat(counter.requests(log)).isEqualTo(2);
+    assertThat(counter.between(log, new AuditCounts.Mark(0), AuditCounts.mark(log)))
+        .isEqualTo(Map.of("create pods", 1, "patch podsets", 1));
+  }
+
+  @Test
+  void watched_needsAWatchOrListOfThatResourceByThatAgent() throws Exception {
+    Path log = dir.resolve("audit.log");
+    Files.write(
+        log,
+        List.of(
+            event(KCM, "get", "podsets", "a"),
+            event(KCM, "watch", "pods", ""),
+            event(OPERATOR, "watch", "podsets", "")));
+
+    assertThat(AuditCounts.watched(log, "kube-controller-manager", "podsets")).isFalse();
+
+    Files.writeString(log, event(KCM, "watch", "podsets", "") + "\n", StandardOpenOption.APPEND);
+    assertThat(AuditCounts.watched(log, "kube-controller-manager", "podsets")).isTrue();
+  }
+
+  @Test
+  void awaitSettled_returnsWhileOtherAgentsKeepWriting() throws Exception {
+    // The cluster never falls silent (kwok's leases, the controllers' work): a wait for the whole
+    // log to stop growing timed out; only the contender's requests must settle.
+    Path log = dir.resolve("audit.log");
+    Files.writeString(log, event(OPERATOR, "create", "pods", "a") + "\n");
+    ScheduledExecutorService others = Executors.newSingleThreadScheduledExecutor();
+    try {
+      others.scheduleAtFixedRate(
+          () -> {
+            try {
+              Files.writeString(
+                  log,
+                  event("kwok/v0.8.0", "update", "leases", "node") + "\n",
+                  StandardOpenOption.APPEND);
+            } catch (java.io.IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          },
+          0,
+          100,
+          TimeUnit.MILLISECONDS);
+      long start = System.nanoTime();
+
+      Phase.awaitSettled(log, AuditCounts.userAgentContaining("podset-operator"));
+
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      assertThat(took).isGreaterThanOrEqualTo(Phase.SETTLED_FOR);
+    } finally {
+      others.shutdownNow();
+      others.awaitTermination(5, TimeUnit.SECONDS);
+    }
+  }
+}
