@@ -53,7 +53,8 @@ class PatchDriverTest {
       AtomicInteger failed = sendAll(driver, 4000, 256);
 
       assertThat(failed).hasValue(0);
-      assertThat(threads.getTotalStartedThreadCount() - started).isLessThanOrEqualTo(2);
+      // Room for threads the JVM may start meanwhile (compiler threads, a pool's spare thread).
+      assertThat(threads.getTotalStartedThreadCount() - started).isLessThanOrEqualTo(16);
     }
   }
 
