@@ -6,10 +6,6 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podset.benchmarks.report.Condition;
 import io.podset.testkit.FakeApiServer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,9 +27,10 @@ import java.util.regex.Pattern;
  * after printing its figures, and prints {@code DONE}. Serves until standard input closes.
  *
  * <p>Usage: {@code LatencyServer <rate,rate,...> <seconds>}; a phase is named after its rate
- * ({@code 100}, {@code 1k}, {@code 5k}). The achieved rates go to standard error. A phase {@code
- * warm} (8 s at 1000/s) runs first, and contenders leave it out of their figures; each phase starts
- * after a 2-second pause.
+ * ({@code 100}, {@code 1k}, {@code 5k}). The achieved rates, the server's round trip and its JVM's
+ * CPU per update go to standard error. Before it prints {@code READY} it warms the server alone
+ * (phase {@code pre}); a phase {@code warm} (8 s at 1000/s) runs first once a contender watches,
+ * and contenders leave it out of their figures; each phase starts after a 2-second pause.
  */
 public final class LatencyServer {
 
@@ -82,8 +79,33 @@ public final class LatencyServer {
   /** The share of the asked rate the server must sustain for a phase's figures to be valid. */
   static final double MIN_RATE_SHARE = 0.95;
 
+  /**
+   * The server's own warm-up before a contender connects: rounds of {@value #SERVER_WARM_RATE}
+   * updates (at up to that rate per second, with watches of the namespace open) until the JIT has
+   * settled, its compile time in a round at most {@value #JIT_SETTLED_SHARE} of the round's wall
+   * time, and at least {@value #SERVER_WARM_MIN_ROUNDS} and at most {@value
+   * #SERVER_WARM_MAX_ROUNDS} rounds. The server runs on one CPU, which its JIT shares: the server
+   * JVM's CPU per update fell from 1130 to 190 us over 16 rounds (80k updates) while C2 compiled
+   * and recompiled the write and watch paths, seconds of CPU for each of the largest methods, and
+   * its JIT time per round fell below 0.2 of the wall time only in the 15th. The 1000 updates this
+   * warm-up had before, and the contenders' warm phase (8000, with a contender watching), left the
+   * server compiling through the measured phases.
+   */
+  private static final int SERVER_WARM_RATE = 5_000;
+
+  private static final int SERVER_WARM_MIN_ROUNDS = 6;
+  private static final int SERVER_WARM_MAX_ROUNDS = 16;
+  private static final double JIT_SETTLED_SHARE = 0.2;
+
   private static final int OBJECTS = 1000;
   private static final int MAX_IN_FLIGHT = 256;
+
+  /**
+   * The driver's keep-alive connections. More requests in flight wait in the driver's queue, which
+   * happens only when the server is already 64 updates behind.
+   */
+  private static final int CONNECTIONS = 64;
+
   private static final Duration PAUSE = Duration.ofSeconds(2);
 
   private LatencyServer() {}
@@ -99,7 +121,8 @@ public final class LatencyServer {
     }
     int seconds = ConvergeServer.positive("seconds", args[1]);
     try (FakeApiServer server = FakeApiServer.builder().historyWindow(HISTORY).start();
-        KubernetesClient driver = Control.client(server.url(), Control.DRIVER_AGENT)) {
+        KubernetesClient driver = Control.client(server.url(), Control.DRIVER_AGENT);
+        PatchDriver patches = new PatchDriver(server.url(), CONNECTIONS)) {
       driver
           .namespaces()
           .resource(
@@ -108,24 +131,17 @@ public final class LatencyServer {
       for (int i = 0; i < OBJECTS; i++) {
         driver.configMaps().inNamespace(NAMESPACE).resource(configMap("cm-" + i)).create();
       }
-      HttpClient http =
-          HttpClient.newBuilder()
-              .version(HttpClient.Version.HTTP_1_1)
-              .connectTimeout(Duration.ofSeconds(10))
-              .build();
-      // Warms the server's patch path before a contender watches.
-      run(http, server.url(), "pre", 500, 2, "bench.podset.io/warm");
+      warmServer(patches);
       System.out.println("READY " + server.url());
       System.out.flush();
       String contender = Control.awaitContender(driver, Duration.ofMinutes(10));
       System.err.println("contender " + contender + " announced itself");
-      run(http, server.url(), WARM, WARM_RATE, WARM_SECONDS, LatencyRecorder.ANNOTATION);
+      run(patches, WARM, WARM_RATE, WARM_SECONDS, LatencyRecorder.ANNOTATION);
       for (int rate : rates) {
         // A quiet gap, so a phase does not inherit the previous one's backlog.
         Thread.sleep(PAUSE.toMillis());
         String phase = rate % 1000 == 0 ? rate / 1000 + "k" : String.valueOf(rate);
-        PhaseStats stats =
-            run(http, server.url(), phase, rate, seconds, LatencyRecorder.ANNOTATION);
+        PhaseStats stats = run(patches, phase, rate, seconds, LatencyRecorder.ANNOTATION);
         stats.conditions().forEach(c -> System.out.println(c.format()));
       }
       Thread.sleep(DRAIN.toMillis());
@@ -185,15 +201,51 @@ public final class LatencyServer {
     }
   }
 
+  /**
+   * Warms the server's patch path and its watch fan-out (watches of the namespace, read and
+   * dropped, closed before any contender watches).
+   */
+  private static void warmServer(PatchDriver patches) throws Exception {
+    try (AutoCloseable watches =
+        patches.watch("/api/v1/namespaces/" + NAMESPACE + "/configmaps?watch=true")) {
+      for (int round = 1; ; round++) {
+        CpuUse before = CpuUse.now();
+        long start = System.nanoTime();
+        run(patches, "pre", SERVER_WARM_RATE, 1, "bench.podset.io/warm");
+        double wallMillis = (System.nanoTime() - start) / 1e6;
+        long jitMillis = CpuUse.now().jitMillis() - before.jitMillis();
+        if (warmEnough(round, jitMillis, wallMillis)) {
+          System.err.printf(
+              Locale.ROOT,
+              "server warm after %d updates (JIT %d ms in the last round of %.0f ms)%n",
+              round * SERVER_WARM_RATE,
+              jitMillis,
+              wallMillis);
+          return;
+        }
+      }
+    }
+  }
+
+  /**
+   * Whether the server's warm-up may end after {@code round}, whose JIT compile time was {@code
+   * jitMillis} in {@code wallMillis}.
+   */
+  static boolean warmEnough(int round, long jitMillis, double wallMillis) {
+    return round >= SERVER_WARM_MAX_ROUNDS
+        || (round >= SERVER_WARM_MIN_ROUNDS && jitMillis <= JIT_SETTLED_SHARE * wallMillis);
+  }
+
   /** Sends {@code rate * seconds} paced updates, at most {@value #MAX_IN_FLIGHT} in flight. */
   private static PhaseStats run(
-      HttpClient http, URI url, String phase, int rate, int seconds, String annotation)
+      PatchDriver patches, String phase, int rate, int seconds, String annotation)
       throws InterruptedException {
     int total = rate * seconds;
     Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT);
     AtomicLong failures = new AtomicLong();
     // Each update's round trip (stamp to response): the part of the latency before any contender.
     long[] roundTrips = new long[total];
+    CpuUse cpuBefore = CpuUse.now();
     long start = System.nanoTime();
     for (int i = 0; i < total; i++) {
       long due = start + (long) (i * 1e9 / rate);
@@ -210,26 +262,20 @@ public final class LatencyServer {
               + "\":\""
               + LatencyRecorder.stamp(phase, Instant.now())
               + "\"}}}";
-      HttpRequest request =
-          HttpRequest.newBuilder(
-                  url.resolve(
-                      "/api/v1/namespaces/" + NAMESPACE + "/configmaps/cm-" + (i % OBJECTS)))
-              .header("Content-Type", "application/merge-patch+json")
-              .header("User-Agent", Control.DRIVER_AGENT)
-              .method("PATCH", HttpRequest.BodyPublishers.ofString(patch))
-              .build();
-      http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
-          .whenComplete(
-              (response, error) -> {
-                roundTrips[index] = (System.nanoTime() - sentNanos) / 1_000;
-                inFlight.release();
-                if (error != null || response.statusCode() != 200) {
-                  failures.incrementAndGet();
-                }
-              });
+      patches.patch(
+          "/api/v1/namespaces/" + NAMESPACE + "/configmaps/cm-" + (i % OBJECTS),
+          patch,
+          (status, error) -> {
+            roundTrips[index] = (System.nanoTime() - sentNanos) / 1_000;
+            inFlight.release();
+            if (error != null || status != 200) {
+              failures.incrementAndGet();
+            }
+          });
     }
     inFlight.acquire(MAX_IN_FLIGHT);
     double elapsed = (System.nanoTime() - start) / 1e9;
+    CpuUse cpuAfter = CpuUse.now();
     System.err.printf(
         Locale.ROOT,
         "phase %s: %d updates in %.2f s (%.0f/s asked %d/s), %d failed%n",
@@ -250,6 +296,14 @@ public final class LatencyServer {
         LatencyRecorder.percentile(sorted, 0.99),
         LatencyRecorder.percentile(sorted, 0.999),
         sorted[total - 1] / 1000.0);
+    // What the server (and this driver) cost: a JIT still compiling or a costlier write path shows
+    // here, apart from the load of other work on the CPU.
+    System.err.printf(
+        Locale.ROOT,
+        "phase %s: server JVM %s, %.0f us CPU per update%n",
+        phase,
+        cpuAfter.since(cpuBefore),
+        cpuAfter.cpuMillisSince(cpuBefore) * 1000 / total);
     return new PhaseStats(
         phase, rate, total / elapsed, failures.get(), LatencyRecorder.percentile(sorted, 0.99));
   }

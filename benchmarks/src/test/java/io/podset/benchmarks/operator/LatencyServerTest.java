@@ -35,4 +35,15 @@ class LatencyServerTest {
     assertThat(behind.get(0).detail()).contains("612 of 1000 updates/s");
     assertThat(failing.get(0).holds()).isFalse();
   }
+
+  @Test
+  void warmEnough_onceTheJitSettled_afterTheMinimumRounds_orAtTheMaximum() {
+    // A settled JIT: 100 ms of compiling in a 1-second round.
+    assertThat(LatencyServer.warmEnough(5, 100, 1000)).isFalse();
+    assertThat(LatencyServer.warmEnough(6, 100, 1000)).isTrue();
+    // Still compiling: 1.8 s of compile time in a round of 1.2 s (a thread waiting for the CPU).
+    assertThat(LatencyServer.warmEnough(6, 1800, 1200)).isFalse();
+    assertThat(LatencyServer.warmEnough(15, 1800, 1200)).isFalse();
+    assertThat(LatencyServer.warmEnough(16, 1800, 1200)).isTrue();
+  }
 }
