@@ -1,5 +1,6 @@
 package io.podset.runtime.informer;
 
+import com.fasterxml.jackson.core.filter.TokenFilter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.podset.runtime.informer.ModelClass.Kind;
 import io.podset.runtime.informer.ModelClass.Property;
@@ -42,6 +43,7 @@ final class FieldProjection implements UnaryOperator<HasMetadata> {
   private final Class<? extends HasMetadata> type;
   private final Node root;
   private final boolean keepsManagedFields;
+  private final TokenFilter decodeFilter;
 
   /**
    * @throws IllegalArgumentException if a path is empty or malformed, or names a field that {@code
@@ -61,6 +63,19 @@ final class FieldProjection implements UnaryOperator<HasMetadata> {
     Node metadata =
         Objects.requireNonNull(root.children.get("metadata"), "metadata is always kept");
     this.keepsManagedFields = metadata.whole || (metadata.children.containsKey("managedFields"));
+    this.decodeFilter = new Skip(root);
+  }
+
+  /**
+   * What a decoder of this projection's objects may skip: a Jackson filter of one object's JSON
+   * that passes every field this projection reads (kept fields, map keys, the fields list filters
+   * test) and drops the others, keeping an object or list on a kept path even when nothing of it is
+   * kept (its copy is an empty object, not null). Lists keep all their elements: their filters are
+   * applied by {@link #apply}. So {@code apply} of the object decoded through it equals {@code
+   * apply} of the fully decoded object. Thread-safe and stateless.
+   */
+  TokenFilter decodeFilter() {
+    return decodeFilter;
   }
 
   /** Whether {@code metadata.managedFields} survive this projection. */
@@ -240,6 +255,40 @@ final class FieldProjection implements UnaryOperator<HasMetadata> {
       return Map.of();
     }
     return (Map<K, V>) (nulls ? Collections.unmodifiableMap(copy) : Map.copyOf(copy));
+  }
+
+  /**
+   * The {@link #decodeFilter} of one node: for an object (or each element of a list of objects),
+   * its kept fields; for a map with kept keys, those entries; everything of a node kept whole.
+   */
+  private static final class Skip extends TokenFilter {
+    private final Map<String, TokenFilter> fields = new HashMap<>();
+    private final Set<String> keys;
+
+    Skip(Node node) {
+      this.keys = node.keys;
+      node.children.forEach(
+          (name, child) ->
+              fields.put(name, child.whole ? TokenFilter.INCLUDE_ALL : new Skip(child)));
+    }
+
+    @Override
+    public @Nullable TokenFilter includeProperty(String name) {
+      if (!keys.isEmpty()) {
+        return keys.contains(name) ? TokenFilter.INCLUDE_ALL : null;
+      }
+      return fields.get(name);
+    }
+
+    @Override
+    public boolean includeEmptyObject(boolean contentsFiltered) {
+      return true;
+    }
+
+    @Override
+    public boolean includeEmptyArray(boolean contentsFiltered) {
+      return true;
+    }
   }
 
   /** An element filter of a list: elements whose {@code field} equals {@code value}. */

@@ -32,7 +32,8 @@ public final class ListerWatchers {
    * options.namespace()} or all namespaces, with the options' label and field selectors; see {@link
    * Transports#forType}. With the default transform ({@link InformerOptions#stripManagedFields()},
    * or a {@link Projections} transform not keeping them) the managed fields of listed objects are
-   * skipped rather than decoded and then dropped.
+   * skipped rather than decoded and then dropped; with a {@link Projections} transform, so are all
+   * the fields it drops, in lists and in watch events over the HTTP stream.
    *
    * @throws IllegalArgumentException if a namespace is given for a cluster-scoped type
    */
@@ -45,6 +46,9 @@ public final class ListerWatchers {
         selection(options),
         options.watchTransport(),
         dropsManagedFields(options.transform()),
+        options.transform() instanceof FieldProjection projection
+            ? projection.decodeFilter()
+            : null,
         clock);
   }
 

@@ -69,8 +69,10 @@ public final class Projections {
   /**
    * A transform keeping the fields {@code paths} name (and {@link #ALWAYS_KEPT}) of objects of
    * {@code type}; it refuses objects of another type with an {@link IllegalArgumentException}. With
-   * it, lists skip decoding managed fields unless they are kept, as with {@link
-   * InformerOptions#stripManagedFields()}.
+   * it, lists and the watch's events (over {@link
+   * io.podset.runtime.informer.transport.WatchTransport#HTTP_STREAM}) skip decoding the fields it
+   * drops, managed fields included unless they are kept: the parser passes over them instead of
+   * building objects the projection would throw away.
    *
    * @throws NullPointerException if {@code type}, {@code paths} or a path is null
    * @throws IllegalArgumentException if a path is malformed or names a field {@code type} does not

@@ -1,5 +1,6 @@
 package io.podset.runtime.informer.transport;
 
+import com.fasterxml.jackson.core.filter.TokenFilter;
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.fabric8.kubernetes.api.model.DefaultKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.podset.runtime.client.ApiFailures;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Type;
 import java.net.URI;
@@ -47,6 +49,8 @@ final class HttpListPager<T extends HasMetadata> implements Pager<T> {
   private final KubernetesSerialization serialization;
   private final TypeReference<KubernetesResourceList<T>> listType;
   private final boolean dropManagedFields;
+  // Null when items are decoded whole.
+  private final @Nullable SkippingReader skipping;
 
   private final Object lock = new Object();
   // Guarded by lock: the request sent for the page expected next, or null.
@@ -66,6 +70,8 @@ final class HttpListPager<T extends HasMetadata> implements Pager<T> {
    * @param type the item type
    * @param dropManagedFields whether listed objects' managed fields are replaced by null before
    *     decoding (see {@link ListBodyFilter}): for the default transform, which drops them anyway
+   * @param skip what of each item the decoder may skip (see {@link Transports#forType}), or null to
+   *     decode items whole
    */
   HttpListPager(
       HttpClient http,
@@ -75,7 +81,8 @@ final class HttpListPager<T extends HasMetadata> implements Pager<T> {
       long timeoutMillis,
       KubernetesSerialization serialization,
       Class<T> type,
-      boolean dropManagedFields) {
+      boolean dropManagedFields,
+      @Nullable TokenFilter skip) {
     this.http = Objects.requireNonNull(http, "http");
     this.collectionUrl = Objects.requireNonNull(collectionUrl, "collectionUrl");
     this.apiVersion = Objects.requireNonNull(apiVersion, "apiVersion");
@@ -93,6 +100,8 @@ final class HttpListPager<T extends HasMetadata> implements Pager<T> {
           }
         };
     this.dropManagedFields = dropManagedFields;
+    this.skipping =
+        skip == null ? null : SkippingReader.of(serialization, listOfT, SkippingReader.list(skip));
   }
 
   /**
@@ -210,7 +219,16 @@ final class HttpListPager<T extends HasMetadata> implements Pager<T> {
   private ListPage<T> decode(InputStream body, ListRequest request) {
     ListBodyFilter filtered =
         new ListBodyFilter(body, dropManagedFields, token -> sendAhead(request, token));
-    KubernetesResourceList<T> list = serialization.unmarshal(filtered, listType);
+    KubernetesResourceList<T> list;
+    if (skipping == null) {
+      list = serialization.unmarshal(filtered, listType);
+    } else {
+      try {
+        list = skipping.read(filtered);
+      } catch (IOException e) {
+        throw new KubernetesClientException("list of " + collectionUrl + ": " + e.getMessage(), e);
+      }
+    }
     if (list == null) {
       throw new KubernetesClientException("list of " + collectionUrl + ": empty body");
     }

@@ -1,5 +1,6 @@
 package io.podset.runtime.informer.transport;
 
+import com.fasterxml.jackson.core.filter.TokenFilter;
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.podset.runtime.client.ApiFailures;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.lang.reflect.Type;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -63,6 +65,8 @@ final class HttpWatch<T extends HasMetadata> {
   private final KubernetesSerialization serialization;
   private final TypeReference<WatchLine<T>> lineType;
   private final TypeReference<WatchLine<Status>> statusLineType;
+  // Null when objects are decoded whole.
+  private final @Nullable SkippingReader skipping;
 
   /**
    * One line of a watch body.
@@ -80,6 +84,8 @@ final class HttpWatch<T extends HasMetadata> {
    * @param openTimeoutMillis how long to wait for the response headers; zero or less for no limit
    * @param serialization the client's, to decode events with
    * @param type the watched type
+   * @param skip what of each object the decoder may skip (see {@link Transports#forType}), or null
+   *     to decode objects whole
    */
   HttpWatch(
       HttpClient http,
@@ -88,7 +94,8 @@ final class HttpWatch<T extends HasMetadata> {
       Selection selection,
       long openTimeoutMillis,
       KubernetesSerialization serialization,
-      Class<T> type) {
+      Class<T> type,
+      @Nullable TokenFilter skip) {
     this.http = Objects.requireNonNull(http, "http");
     this.collectionUrl = Objects.requireNonNull(collectionUrl, "collectionUrl");
     this.apiVersion = Objects.requireNonNull(apiVersion, "apiVersion");
@@ -97,6 +104,10 @@ final class HttpWatch<T extends HasMetadata> {
     this.serialization = Objects.requireNonNull(serialization, "serialization");
     this.lineType = typeReference(Objects.requireNonNull(type, "type"));
     this.statusLineType = typeReference(Status.class);
+    this.skipping =
+        skip == null
+            ? null
+            : SkippingReader.of(serialization, lineType.getType(), SkippingReader.watchLine(skip));
   }
 
   private <O> TypeReference<WatchLine<O>> typeReference(Class<O> objectType) {
@@ -157,11 +168,10 @@ final class HttpWatch<T extends HasMetadata> {
    * a code-0 exception for a line that is not a watch event.
    */
   WatchEvent<T> decode(byte[] bytes, int offset, int length, String url) {
-    WatchLine<T> line;
-    try {
-      line = serialization.unmarshal(new ByteArrayInputStream(bytes, offset, length), lineType);
-    } catch (RuntimeException e) {
-      line = null; // perhaps an ERROR whose Status does not decode as T: tried below
+    WatchLine<T> line = line(bytes, offset, length, skipping);
+    if (line != null && skipping != null && "BOOKMARK".equals(line.type())) {
+      // The bookmark's annotations (the end of the initial events) may be what the filter skips.
+      line = line(bytes, offset, length, null);
     }
     if (line == null || "ERROR".equals(line.type())) {
       throw errorEvent(bytes, offset, length, url);
@@ -180,6 +190,18 @@ final class HttpWatch<T extends HasMetadata> {
       case "BOOKMARK" -> bookmark(object, bytes, offset, length, url);
       default -> throw undecodable(bytes, offset, length, url, null);
     };
+  }
+
+  /** The line decoded (through {@code skipping} unless null), or null if it does not decode. */
+  private @Nullable WatchLine<T> line(
+      byte[] bytes, int offset, int length, @Nullable SkippingReader skipping) {
+    try {
+      return skipping == null
+          ? serialization.unmarshal(new ByteArrayInputStream(bytes, offset, length), lineType)
+          : skipping.read(bytes, offset, length);
+    } catch (IOException | RuntimeException e) {
+      return null; // perhaps an ERROR whose Status does not decode as T: tried by the caller
+    }
   }
 
   private WatchEvent<T> bookmark(T object, byte[] bytes, int offset, int length, String url) {

@@ -1,5 +1,6 @@
 package io.podset.runtime.informer.transport;
 
+import com.fasterxml.jackson.core.filter.TokenFilter;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
@@ -36,7 +37,10 @@ public final class Transports {
    * while this page is decoded), and with {@code skipManagedFields} the managed fields of listed
    * objects are skipped rather than decoded. With {@link WatchTransport#HTTP_STREAM} the watch is
    * an HTTP stream whose events are decoded and handed on on the connection's I/O thread; with
-   * {@link WatchTransport#FABRIC8} it is fabric8's watch.
+   * {@link WatchTransport#FABRIC8} it is fabric8's watch. With {@code skip}, listed objects and
+   * those of the HTTP stream's events are decoded through that Jackson filter of one object's JSON:
+   * the parser skips what it drops instead of building it (for a transform that drops it anyway;
+   * bookmarks are decoded whole).
    *
    * @throws IllegalArgumentException if a namespace is given for a cluster-scoped type
    */
@@ -46,6 +50,7 @@ public final class Transports {
       Selection selection,
       WatchTransport watchTransport,
       boolean skipManagedFields,
+      @Nullable TokenFilter skip,
       Clock clock) {
     Objects.requireNonNull(type, "type");
     check(
@@ -73,10 +78,11 @@ public final class Transports {
             client.getConfiguration().getRequestTimeout(),
             client.getKubernetesSerialization(),
             type,
-            skipManagedFields);
+            skipManagedFields,
+            skip);
     if (watchTransport == WatchTransport.HTTP_STREAM) {
       return new PagedListerWatcher<>(
-          pager, httpWatch(client, url, apiVersion, selection, type)::watch, description);
+          pager, httpWatch(client, url, apiVersion, selection, type, skip)::watch, description);
     }
     Fabric8Watch<T> watch =
         new Fabric8Watch<>(
@@ -126,7 +132,8 @@ public final class Transports {
               selection.namespace());
       return new PagedListerWatcher<>(
           pager,
-          httpWatch(client, url, apiVersion, selection, GenericKubernetesResource.class)::watch,
+          httpWatch(client, url, apiVersion, selection, GenericKubernetesResource.class, null)
+              ::watch,
           description);
     }
     Fabric8Watch<GenericKubernetesResource> watch =
@@ -155,7 +162,12 @@ public final class Transports {
   }
 
   private static <T extends HasMetadata> HttpWatch<T> httpWatch(
-      KubernetesClient client, String url, String apiVersion, Selection selection, Class<T> type) {
+      KubernetesClient client,
+      String url,
+      String apiVersion,
+      Selection selection,
+      Class<T> type,
+      @Nullable TokenFilter skip) {
     return new HttpWatch<>(
         watchHttpClient(client),
         url,
@@ -163,7 +175,8 @@ public final class Transports {
         selection,
         client.getConfiguration().getRequestTimeout(),
         client.getKubernetesSerialization(),
-        type);
+        type,
+        skip);
   }
 
   /** The operation in the selection's namespace, or in all namespaces. */

@@ -6,7 +6,9 @@
  *
  * <p>Lists stream through the fabric8 client's HTTP client, decoded as they arrive: the next page
  * is requested as soon as the continue token is read (before the items), and managed fields can be
- * skipped in the byte stream instead of decoded and dropped. Watches are HTTP streams ({@link
+ * skipped in the byte stream instead of decoded and dropped. For an informer whose transform is a
+ * field projection, lists and HTTP-stream watch events are decoded through a Jackson token filter,
+ * so the parser skips every field the projection drops. Watches are HTTP streams ({@link
  * io.podset.runtime.informer.transport.WatchTransport#HTTP_STREAM}, newline-delimited JSON) whose
  * events are decoded and handed on on the connection's I/O thread, read only as fast as the
  * informer takes them; {@link io.podset.runtime.informer.transport.WatchTransport#FABRIC8} uses

@@ -123,7 +123,8 @@ class HttpListPagerIT {
         60_000,
         client.getKubernetesSerialization(),
         type,
-        dropManaged);
+        dropManaged,
+        null);
   }
 
   private static List<String> names(ListPage<? extends HasMetadata> page) {

@@ -182,7 +182,8 @@ class HttpWatchTest {
         new Selection(null, labelSelector, null),
         0,
         new KubernetesSerialization(),
-        Pod.class);
+        Pod.class,
+        null);
   }
 
   private WatchHandle open() {
