@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * earlier nor a much later retry helps it or us.
  *
  * <p>A caller may cap one delay lower than the maximum ({@link #next(Duration, Duration)}): the
- * reflector does for re-opening a watch, which costs the server little.
+ * reflector does for re-opening a watch or asking a list page again, which cost the server little.
  *
  * <p>The exponential part is resilience4j's {@link IntervalFunction#ofExponentialBackoff}; the
  * jitter adds up to {@code jitter} times the delay, drawn from an injectable random source so tests

@@ -47,12 +47,14 @@ import org.slf4j.LoggerFactory;
  *       version is gone either way). Relists instead are bounded per informer by a {@link
  *       RelistLimiter} (a burst, then one per interval), so the faster recovery cannot turn into a
  *       list storm; re-watches, which cost the server little, are not limited.
- *   <li>A watch is re-opened from the last version after at most {@code maxWatchBackoff} (5 s, plus
- *       jitter) however often the attempts before it failed; lists keep the full sequence (up to 30
- *       s). While it waits the cache falls behind by the whole wait, and a re-watch is one cheap
- *       request served from the watch cache: with client-go's 30 s cap (45 s with jitter) a handful
- *       of attempts that each met a passing fault kept the chaos soak's PodSet cache almost four
- *       minutes behind.
+ *   <li>What resumes where it stopped waits at most {@code maxResumeBackoff} (5 s, plus jitter)
+ *       however often the attempts before it failed: a watch re-opened from the last version, a
+ *       failed list page asked again from its continue token. A whole list started over keeps the
+ *       full sequence (up to 30 s). While it waits the cache falls behind by the whole wait, and a
+ *       resumption is one request (a re-watch is served from the watch cache, a page is one page):
+ *       with client-go's 30 s cap (45 s with jitter) a handful of attempts that each met a passing
+ *       fault kept the chaos soak's PodSet cache almost four minutes behind, and the page retries
+ *       of one relist its pod cache 100 s.
  * </ul>
  */
 final class Reflector<T extends HasMetadata> implements AutoCloseable {
@@ -170,7 +172,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
               case LIST_NOW -> relist();
               case WATCH_NOW -> watch();
               case WATCH_AFTER_BACKOFF ->
-                  sleep(nextBackoff(config.maxWatchBackoff())) ? watch() : ReflectorStep.STOP;
+                  sleep(nextBackoff(config.maxResumeBackoff())) ? watch() : ReflectorStep.STOP;
               case LIST_AFTER_BACKOFF -> sleep(nextBackoff()) ? relist() : ReflectorStep.STOP;
               case STOP -> ReflectorStep.STOP;
             };
@@ -259,7 +261,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
     }
     recordError("list page of " + listerWatcher.description() + " failed", e);
     retryAfter = ApiErrors.retryAfter(e);
-    return sleep(nextBackoff());
+    return sleep(nextBackoff(config.maxResumeBackoff()));
   }
 
   private ReflectorStep streamingList() {

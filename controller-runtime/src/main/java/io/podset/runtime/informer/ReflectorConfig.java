@@ -13,8 +13,8 @@ import java.util.function.DoubleSupplier;
  * @param minWatchTimeout watches last a random time in [min, 2 * min) (5 min)
  * @param initialBackoff first retry delay (800 ms)
  * @param maxBackoff cap of the doubling delays (30 s)
- * @param maxWatchBackoff cap of the delays before re-opening a watch from the last version (5 s;
- *     not client-go's: see {@link Reflector})
+ * @param maxResumeBackoff cap of the delays before re-opening a watch from the last version or
+ *     asking a failed list page again (5 s; not client-go's: see {@link Reflector})
  * @param backoffReset the delays start over once this long has passed since the previous one began
  *     (2 min)
  * @param jitter each delay grows by up to this fraction of itself (0.5)
@@ -32,7 +32,7 @@ record ReflectorConfig(
     Duration minWatchTimeout,
     Duration initialBackoff,
     Duration maxBackoff,
-    Duration maxWatchBackoff,
+    Duration maxResumeBackoff,
     Duration backoffReset,
     double jitter,
     DoubleSupplier random,
@@ -49,12 +49,13 @@ record ReflectorConfig(
     Objects.requireNonNull(minWatchTimeout, "minWatchTimeout");
     Objects.requireNonNull(initialBackoff, "initialBackoff");
     Objects.requireNonNull(maxBackoff, "maxBackoff");
-    if (Objects.requireNonNull(maxWatchBackoff, "maxWatchBackoff").compareTo(initialBackoff) < 0) {
+    if (Objects.requireNonNull(maxResumeBackoff, "maxResumeBackoff").compareTo(initialBackoff)
+        < 0) {
       throw new IllegalArgumentException(
-          "maxWatchBackoff must be at least initialBackoff ("
+          "maxResumeBackoff must be at least initialBackoff ("
               + initialBackoff
               + "): "
-              + maxWatchBackoff);
+              + maxResumeBackoff);
     }
     Objects.requireNonNull(backoffReset, "backoffReset");
     Objects.requireNonNull(random, "random");
@@ -137,7 +138,7 @@ record ReflectorConfig(
     Duration minWatchTimeout;
     Duration initialBackoff;
     Duration maxBackoff;
-    Duration maxWatchBackoff;
+    Duration maxResumeBackoff;
     Duration backoffReset;
     double jitter;
     DoubleSupplier random;
@@ -152,7 +153,7 @@ record ReflectorConfig(
       minWatchTimeout = c.minWatchTimeout;
       initialBackoff = c.initialBackoff;
       maxBackoff = c.maxBackoff;
-      maxWatchBackoff = c.maxWatchBackoff;
+      maxResumeBackoff = c.maxResumeBackoff;
       backoffReset = c.backoffReset;
       jitter = c.jitter;
       random = c.random;
@@ -169,7 +170,7 @@ record ReflectorConfig(
           minWatchTimeout,
           initialBackoff,
           maxBackoff,
-          maxWatchBackoff,
+          maxResumeBackoff,
           backoffReset,
           jitter,
           random,

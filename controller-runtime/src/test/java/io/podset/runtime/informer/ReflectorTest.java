@@ -258,6 +258,27 @@ class ReflectorTest {
   }
 
   @Test
+  void pageRetry_afterAStreakOfFailedWatches_waitsAtMostFiveSeconds() {
+    WatchCall<Pod> watch = startSynced("10");
+    watch.end(Pods.connectionRefused());
+    for (long millis : new long[] {800, 1600, 3200}) {
+      awaitBackoff(Duration.ofMillis(millis));
+      clock.advance(Duration.ofMillis(millis));
+      server.nextWatch().fail(Pods.connectionRefused());
+    }
+    awaitBackoff(Duration.ofMillis(5000));
+    clock.advance(Duration.ofMillis(5000));
+    server.nextWatch().fail(Pods.gone()); // relists at once
+    server.nextList().fail(Pods.internalError());
+
+    // The 5th attempt of the sequence (12.8 s), capped: the page is asked again after 5 s.
+    awaitBackoff(Duration.ofMillis(5000));
+    clock.advance(Duration.ofMillis(5000));
+    server.nextList().reply("20", List.of());
+    server.nextWatch().accept();
+  }
+
+  @Test
   void rewatchBackoff_withJitter_isTheCapPlusItsJitter() {
     random = 0.5;
     WatchCall<Pod> watch = startSynced("10");
