@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * re-opened at once from the last version seen; a broken watch, 429 or 5xx is re-opened from the
  * last version after a backoff (the cache stays valid: no relist); 410 Gone leads to a relist,
  * other refusals to a relist after a backoff. An expired continue token or a too-large version
- * leads to an immediate quorum relist. With a streaming list enabled, the initial state comes from
- * a watch with sendInitialEvents, falling back to a plain list when the server does not support it.
+ * leads to an immediate quorum relist (also when the list was a quorum list already: client-go
+ * backs off first). With a streaming list enabled, the initial state comes from a watch with
+ * sendInitialEvents, falling back to a plain list when the server does not support it.
  *
  * <p>Where it deliberately differs from client-go, to recover in seconds rather than in minutes
  * under recurring faults:
@@ -230,6 +231,12 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
       retryAfter = ApiErrors.retryAfter(e);
       if (ReflectorStep.needsQuorumRelist(e, resourceVersion)) {
         state.lastSyncUnavailable();
+        return ReflectorStep.LIST_NOW;
+      }
+      if (ApiErrors.isGone(e)) {
+        // A quorum list whose continue token expired (the server compacted while it was read): a
+        // new list reads a new snapshot, and the relist limiter paces it; a backoff (up to 30 s)
+        // would only leave the cache behind.
         return ReflectorStep.LIST_NOW;
       }
       return ReflectorStep.LIST_AFTER_BACKOFF;

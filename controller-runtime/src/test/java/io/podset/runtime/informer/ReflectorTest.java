@@ -149,6 +149,24 @@ class ReflectorTest {
   }
 
   @Test
+  void expiredContinueTokenOfAQuorumList_relistsAtOnce_withoutABackoff() {
+    informer(InformerOptions.defaults()).start();
+    server.nextList().replyPage("10", "token-1", List.of(pod("a", "3")));
+    server.nextList().fail(Pods.gone());
+    ListCall<Pod> quorum = server.nextList();
+    quorum.replyPage("12", "token-2", List.of(pod("a", "3")));
+    // Compacted again while the quorum list was read.
+    server.nextList().fail(Pods.gone());
+
+    // At once (the relist budget allows it), not after a backoff.
+    ListCall<Pod> again = server.nextList();
+
+    assertThat(again.request).isEqualTo(new ListRequest("", 500, null));
+    again.reply("14", List.of(pod("a", "3"), pod("b", "13")));
+    assertThat(server.nextWatch().request.resourceVersion()).isEqualTo("14");
+  }
+
+  @Test
   void failedPage_isAskedAgainFromItsContinueToken_keepingThePagesRead() {
     CompletableFuture<Void> synced = informer(InformerOptions.defaults()).start();
     server.nextList().replyPage("10", "token-1", List.of(pod("a", "3")));
