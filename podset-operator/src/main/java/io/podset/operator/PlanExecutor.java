@@ -32,10 +32,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Carries out a {@link PodSetPlan} through the client: adoptions and releases, deletions, image
- * patches, then creations in slow-start batches. Keeps the expectations protocol for creates and
- * deletes (expect before writing, report every outcome), records each pod patch in the
- * read-your-writes barrier, records Events, and returns the first failure instead of throwing, so
- * the caller can put it in the status before asking for a retry.
+ * patches, then creations in slow-start batches, each sent only while {@link CreatingOwner} says
+ * the PodSet is still there. Keeps the expectations protocol for creates and deletes (expect before
+ * writing, report every outcome), records each pod patch in the read-your-writes barrier, records
+ * Events, and returns the first failure instead of throwing, so the caller can put it in the status
+ * before asking for a retry.
  *
  * <p>Writes of one step run in parallel on a bounded pool shared by all PodSets. Thread-safe.
  */
@@ -68,11 +69,13 @@ final class PlanExecutor implements AutoCloseable {
   }
 
   /**
-   * Carries out {@code plan} for the PodSet {@code key}.
+   * Carries out {@code plan} for the PodSet {@code key}; each create is sent only if {@code owner}
+   * still allows it, and the creates stop at the first it does not (the caller reads why from
+   * {@code owner}).
    *
-   * @return the first failure, or null when every write succeeded
+   * @return the first failure, or null when every write sent succeeded
    */
-  ReplicaFailure execute(Request key, PodSet podSet, PodSetPlan plan) {
+  ReplicaFailure execute(Request key, PodSet podSet, PodSetPlan plan, CreatingOwner owner) {
     for (Pod pod : plan.adopt()) {
       ReplicaFailure failure =
           patch(key, podSet, pod, PodPatches.adopt(pod, podSet), "adopting", false);
@@ -113,20 +116,30 @@ final class PlanExecutor implements AutoCloseable {
         return failure;
       }
     }
-    return plan.create() > 0 ? create(key, podSet, plan.podToCreate(), plan.create()) : null;
+    return plan.create() > 0 ? create(key, podSet, plan.podToCreate(), plan.create(), owner) : null;
   }
 
-  private ReplicaFailure create(Request key, PodSet podSet, Pod pod, int total) {
+  private ReplicaFailure create(
+      Request key, PodSet podSet, Pod pod, int total, CreatingOwner owner) {
     expectations.expectCreations(key, total);
-    int done = 0;
+    AtomicInteger sent = new AtomicInteger();
     ReplicaFailure failure = null;
     for (int size : SlowStart.batches(total)) {
+      if (owner.stopped()) {
+        break;
+      }
       List<Integer> batch = java.util.stream.IntStream.range(0, size).boxed().toList();
       List<String> created = Collections.synchronizedList(new ArrayList<>(size));
       failure =
           firstFailure(
               batch,
               i -> {
+                // Asked before every create, not once per batch: the creates of a batch wait for
+                // pool threads, and a deletion seen meanwhile still saves the ones not sent.
+                if (!owner.mayCreate()) {
+                  return null;
+                }
+                sent.incrementAndGet();
                 try {
                   // Only the name, uid and resourceVersion of the answer are decoded.
                   WrittenObject written = writer.create(pod);
@@ -143,12 +156,12 @@ final class PlanExecutor implements AutoCloseable {
               });
       // One record per batch; the recorder combines the batches of a pass into one Event.
       recordList(podSet, "SuccessfulCreate", "Created pods", created);
-      done += size;
       if (failure != null) {
         break;
       }
     }
     // Creates never sent will produce no event.
+    int done = sent.get();
     for (int skipped = total - done; skipped > 0; skipped--) {
       expectations.creationFailed(key);
     }
@@ -159,6 +172,12 @@ final class PlanExecutor implements AutoCloseable {
           total - done,
           total,
           failure.message());
+    } else if (owner.stopped()) {
+      LOG.info(
+          "{}: {} of {} pod creates not sent: the PodSet is gone or could not be confirmed",
+          key,
+          total - done,
+          total);
     }
     return failure;
   }

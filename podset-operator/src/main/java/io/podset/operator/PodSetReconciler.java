@@ -54,6 +54,9 @@ import org.slf4j.LoggerFactory;
  *       only be collected again. When the PodSet cache has applied everything up to the pod
  *       snapshot's version, the caches are trusted as they are (a deletion racing the creates is
  *       the garbage collector's, as for any controller).
+ *   <li>before a create of a pass that is under way, when the pod cache has meanwhile seen pods of
+ *       this PodSet deleted that the operator did not delete ({@link CreatingOwner}, which also
+ *       stops the creates once the PodSet cache shows the PodSet gone).
  * </ul>
  *
  * <p>The common paths read only the caches: a scale-up seen through its PodSet event (the PodSet
@@ -298,10 +301,22 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
           plan.active().size(),
           plan.active().stream().map(p -> p.getMetadata().getName()).sorted().toList());
     }
+    CreatingOwner owner =
+        new CreatingOwner(
+            request, podSet, podSets, unconfirmed, live -> confirmedLive(request, live));
     ReplicaFailure failure =
         plan.problem() != null
             ? new ReplicaFailure(ReplicaFailure.INVALID_SPEC, plan.problem())
-            : executor.execute(request, podSet, plan);
+            : executor.execute(request, podSet, plan, owner);
+    if (owner.stopped()) {
+      RuntimeException unconfirmedBy = owner.failure();
+      if (unconfirmedBy != null) {
+        throw unconfirmedBy;
+      }
+      // Gone: its deletion event (or the cache already showing it) reconciles it once more.
+      LOG.debug("{}: stopped creating pods, the PodSet is gone", request);
+      return Result.done();
+    }
     Instant now = clock.instant();
     if (plan.create() > 0) {
       startingPods.created(request);

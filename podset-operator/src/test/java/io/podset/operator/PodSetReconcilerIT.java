@@ -34,6 +34,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -57,6 +58,8 @@ class PodSetReconcilerIT {
   private ManualCaches caches;
   private FakeKubelet kubelet;
   private final List<String> events = new CopyOnWriteArrayList<>();
+  // Runs on the reconciling thread as each Event is recorded: between a pass's create batches.
+  private volatile Consumer<String> onEvent = event -> {};
   private PodSetReconciler reconciler;
   private Request request;
 
@@ -88,7 +91,11 @@ class PodSetReconcilerIT {
     caches = new ManualCaches(admin, namespace);
     kubelet = new FakeKubelet(admin, namespace);
     EventRecorder recorder =
-        (regarding, type, reason, message) -> events.add(type + " " + reason + " " + message);
+        (regarding, type, reason, message) -> {
+          String event = type + " " + reason + " " + message;
+          events.add(event);
+          onEvent.accept(event);
+        };
     reconciler =
         PodSetReconciler.create(
             recording.client(),
@@ -372,6 +379,80 @@ class PodSetReconcilerIT {
     assertThat(livePods().get(0).getMetadata().getOwnerReferences().get(0).getUid())
         .isEqualTo(replacement.getMetadata().getUid())
         .isNotEqualTo(old.getMetadata().getUid());
+  }
+
+  @Test
+  void reconcile_podSetDeletedBetweenCreateBatches_cacheShowsIt_sendsNoMoreCreates() {
+    createPodSet(PodSetSpec.ofReplicas(7));
+    caches.sync();
+    // After the first batch (one pod) the PodSet is deleted and the PodSet cache shows it.
+    afterFirstCreateBatch(
+        () -> {
+          admin.resources(PodSet.class).inNamespace(namespace).withName("web").delete();
+          caches.syncPodSets();
+        });
+
+    Result result = reconciler.reconcile(request);
+
+    assertThat(result).isEqualTo(Result.done());
+    // One create (batch 1 of 1, 2, 4), no status write for the PodSet that is gone.
+    assertThat(recording.writes())
+        .containsExactly("POST /api/v1/namespaces/" + namespace + "/pods");
+    assertThat(recording.reads()).isEmpty();
+    assertThat(livePods()).isEmpty();
+  }
+
+  @Test
+  void reconcile_podsCollectedBetweenCreateBatches_confirmsThePodSetGone_sendsNoMoreCreates() {
+    createPodSet(PodSetSpec.ofReplicas(7));
+    caches.sync();
+    // After the first batch the PodSet is deleted; the pod cache sees the garbage collector delete
+    // the new pod, the PodSet cache still shows the PodSet.
+    afterFirstCreateBatch(
+        () -> {
+          caches.syncPods(pod -> true);
+          admin.resources(PodSet.class).inNamespace(namespace).withName("web").delete();
+          caches.syncPods(pod -> true);
+        });
+
+    Result result = reconciler.reconcile(request);
+
+    assertThat(result).isEqualTo(Result.done());
+    assertThat(recording.writes())
+        .containsExactly("POST /api/v1/namespaces/" + namespace + "/pods");
+    assertThat(recording.reads()).containsExactly("GET " + podSetPath());
+    assertThat(livePods()).isEmpty();
+  }
+
+  @Test
+  void reconcile_podDeletedBehindTheBackBetweenCreateBatches_confirmsThePodSetAndCreatesTheRest() {
+    createPodSet(PodSetSpec.ofReplicas(7));
+    caches.sync();
+    // After the first batch its pod is deleted by someone else: the PodSet is still there.
+    afterFirstCreateBatch(
+        () -> {
+          caches.syncPods(pod -> true);
+          admin.pods().inNamespace(namespace).delete();
+          caches.syncPods(pod -> true);
+        });
+
+    reconciler.reconcile(request);
+
+    // One GET confirms the PodSet once for the rest of the pass; every create is sent.
+    assertThat(recording.reads()).containsExactly("GET " + podSetPath());
+    assertThat(recording.writes().stream().filter(w -> w.startsWith("POST"))).hasSize(7);
+    assertThat(livePods()).hasSize(6);
+  }
+
+  /** Runs {@code action} once, when the pass records the Event of its first create batch. */
+  private void afterFirstCreateBatch(Runnable action) {
+    AtomicBoolean done = new AtomicBoolean();
+    onEvent =
+        event -> {
+          if (event.startsWith("Normal SuccessfulCreate") && done.compareAndSet(false, true)) {
+            action.run();
+          }
+        };
   }
 
   private String podSetPath() {

@@ -20,6 +20,9 @@ import org.jspecify.annotations.Nullable;
  * that long instead ({@link #next(Duration)}): the server said when to come back, and neither an
  * earlier nor a much later retry helps it or us.
  *
+ * <p>A caller may cap one delay lower than the maximum ({@link #next(Duration, Duration)}): the
+ * reflector does for re-opening a watch or asking a list page again, which cost the server little.
+ *
  * <p>The exponential part is resilience4j's {@link IntervalFunction#ofExponentialBackoff}; the
  * jitter adds up to {@code jitter} times the delay, drawn from an injectable random source so tests
  * can pin it. Thread-safe.
@@ -72,6 +75,18 @@ final class Backoff {
    * the server asked for it, without advancing the exponential sequence; else {@link #next()}.
    */
   Duration next(@Nullable Duration retryAfter) {
+    return next(retryAfter, maxMillis);
+  }
+
+  /**
+   * As {@link #next(Duration)}, but the exponential delay (before jitter) is at most {@code cap}:
+   * for attempts that cost the server little, the sequence still advances as for any other.
+   */
+  Duration next(@Nullable Duration retryAfter, Duration cap) {
+    return next(retryAfter, Math.min(cap.toMillis(), maxMillis));
+  }
+
+  private Duration next(@Nullable Duration retryAfter, long capMillis) {
     if (retryAfter != null && !retryAfter.isNegative()) {
       long base = Math.min(retryAfter.toMillis(), maxMillis);
       return Duration.ofMillis(base + (long) (base * jitter * random.getAsDouble()));
@@ -86,7 +101,7 @@ final class Backoff {
       lastStart = now;
       n = attempt;
     }
-    long base = intervals.apply(n);
+    long base = Math.min(intervals.apply(n), capMillis);
     long jittered = base + (long) (base * jitter * random.getAsDouble());
     return Duration.ofMillis(jittered);
   }

@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * re-opened at once from the last version seen; a broken watch, 429 or 5xx is re-opened from the
  * last version after a backoff (the cache stays valid: no relist); 410 Gone leads to a relist,
  * other refusals to a relist after a backoff. An expired continue token or a too-large version
- * leads to an immediate quorum relist. With a streaming list enabled, the initial state comes from
- * a watch with sendInitialEvents, falling back to a plain list when the server does not support it.
+ * leads to an immediate quorum relist (also when the list was a quorum list already: client-go
+ * backs off first). With a streaming list enabled, the initial state comes from a watch with
+ * sendInitialEvents, falling back to a plain list when the server does not support it.
  *
  * <p>Where it deliberately differs from client-go, to recover in seconds rather than in minutes
  * under recurring faults:
@@ -47,6 +48,14 @@ import org.slf4j.LoggerFactory;
  *       version is gone either way). Relists instead are bounded per informer by a {@link
  *       RelistLimiter} (a burst, then one per interval), so the faster recovery cannot turn into a
  *       list storm; re-watches, which cost the server little, are not limited.
+ *   <li>What resumes where it stopped waits at most {@code maxResumeBackoff} (5 s, plus jitter)
+ *       however often the attempts before it failed: a watch re-opened from the last version, a
+ *       failed list page asked again from its continue token. A whole list started over keeps the
+ *       full sequence (up to 30 s). While it waits the cache falls behind by the whole wait, and a
+ *       resumption is one request (a re-watch is served from the watch cache, a page is one page):
+ *       with client-go's 30 s cap (45 s with jitter) a handful of attempts that each met a passing
+ *       fault kept the chaos soak's PodSet cache almost four minutes behind, and the page retries
+ *       of one relist its pod cache 100 s.
  * </ul>
  */
 final class Reflector<T extends HasMetadata> implements AutoCloseable {
@@ -163,7 +172,8 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
             switch (next) {
               case LIST_NOW -> relist();
               case WATCH_NOW -> watch();
-              case WATCH_AFTER_BACKOFF -> sleep(nextBackoff()) ? watch() : ReflectorStep.STOP;
+              case WATCH_AFTER_BACKOFF ->
+                  sleep(nextBackoff(config.maxResumeBackoff())) ? watch() : ReflectorStep.STOP;
               case LIST_AFTER_BACKOFF -> sleep(nextBackoff()) ? relist() : ReflectorStep.STOP;
               case STOP -> ReflectorStep.STOP;
             };
@@ -190,7 +200,12 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
 
   /** The wait before the next attempt: the server's Retry-After if the failure had one. */
   private Duration nextBackoff() {
-    Duration delay = backoff.next(retryAfter);
+    return nextBackoff(config.maxBackoff());
+  }
+
+  /** As {@link #nextBackoff()}, the exponential delay capped at {@code cap}. */
+  private Duration nextBackoff(Duration cap) {
+    Duration delay = backoff.next(retryAfter, cap);
     retryAfter = null;
     return delay;
   }
@@ -216,6 +231,12 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
       retryAfter = ApiErrors.retryAfter(e);
       if (ReflectorStep.needsQuorumRelist(e, resourceVersion)) {
         state.lastSyncUnavailable();
+        return ReflectorStep.LIST_NOW;
+      }
+      if (ApiErrors.isGone(e)) {
+        // A quorum list whose continue token expired (the server compacted while it was read): a
+        // new list reads a new snapshot, and the relist limiter paces it; a backoff (up to 30 s)
+        // would only leave the cache behind.
         return ReflectorStep.LIST_NOW;
       }
       return ReflectorStep.LIST_AFTER_BACKOFF;
@@ -247,7 +268,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
     }
     recordError("list page of " + listerWatcher.description() + " failed", e);
     retryAfter = ApiErrors.retryAfter(e);
-    return sleep(nextBackoff());
+    return sleep(nextBackoff(config.maxResumeBackoff()));
   }
 
   private ReflectorStep streamingList() {

@@ -13,6 +13,8 @@ import java.util.function.DoubleSupplier;
  * @param minWatchTimeout watches last a random time in [min, 2 * min) (5 min)
  * @param initialBackoff first retry delay (800 ms)
  * @param maxBackoff cap of the doubling delays (30 s)
+ * @param maxResumeBackoff cap of the delays before re-opening a watch from the last version or
+ *     asking a failed list page again (5 s; not client-go's: see {@link Reflector})
  * @param backoffReset the delays start over once this long has passed since the previous one began
  *     (2 min)
  * @param jitter each delay grows by up to this fraction of itself (0.5)
@@ -30,6 +32,7 @@ record ReflectorConfig(
     Duration minWatchTimeout,
     Duration initialBackoff,
     Duration maxBackoff,
+    Duration maxResumeBackoff,
     Duration backoffReset,
     double jitter,
     DoubleSupplier random,
@@ -46,6 +49,14 @@ record ReflectorConfig(
     Objects.requireNonNull(minWatchTimeout, "minWatchTimeout");
     Objects.requireNonNull(initialBackoff, "initialBackoff");
     Objects.requireNonNull(maxBackoff, "maxBackoff");
+    if (Objects.requireNonNull(maxResumeBackoff, "maxResumeBackoff").compareTo(initialBackoff)
+        < 0) {
+      throw new IllegalArgumentException(
+          "maxResumeBackoff must be at least initialBackoff ("
+              + initialBackoff
+              + "): "
+              + maxResumeBackoff);
+    }
     Objects.requireNonNull(backoffReset, "backoffReset");
     Objects.requireNonNull(random, "random");
     Objects.requireNonNull(streamingListTimeout, "streamingListTimeout");
@@ -74,6 +85,7 @@ record ReflectorConfig(
         Duration.ofMinutes(5),
         Duration.ofMillis(800),
         Duration.ofSeconds(30),
+        Duration.ofSeconds(5),
         Duration.ofMinutes(2),
         0.5,
         () -> ThreadLocalRandom.current().nextDouble(),
@@ -126,6 +138,7 @@ record ReflectorConfig(
     Duration minWatchTimeout;
     Duration initialBackoff;
     Duration maxBackoff;
+    Duration maxResumeBackoff;
     Duration backoffReset;
     double jitter;
     DoubleSupplier random;
@@ -140,6 +153,7 @@ record ReflectorConfig(
       minWatchTimeout = c.minWatchTimeout;
       initialBackoff = c.initialBackoff;
       maxBackoff = c.maxBackoff;
+      maxResumeBackoff = c.maxResumeBackoff;
       backoffReset = c.backoffReset;
       jitter = c.jitter;
       random = c.random;
@@ -156,6 +170,7 @@ record ReflectorConfig(
           minWatchTimeout,
           initialBackoff,
           maxBackoff,
+          maxResumeBackoff,
           backoffReset,
           jitter,
           random,

@@ -149,6 +149,24 @@ class ReflectorTest {
   }
 
   @Test
+  void expiredContinueTokenOfAQuorumList_relistsAtOnce_withoutABackoff() {
+    informer(InformerOptions.defaults()).start();
+    server.nextList().replyPage("10", "token-1", List.of(pod("a", "3")));
+    server.nextList().fail(Pods.gone());
+    ListCall<Pod> quorum = server.nextList();
+    quorum.replyPage("12", "token-2", List.of(pod("a", "3")));
+    // Compacted again while the quorum list was read.
+    server.nextList().fail(Pods.gone());
+
+    // At once (the relist budget allows it), not after a backoff.
+    ListCall<Pod> again = server.nextList();
+
+    assertThat(again.request).isEqualTo(new ListRequest("", 500, null));
+    again.reply("14", List.of(pod("a", "3"), pod("b", "13")));
+    assertThat(server.nextWatch().request.resourceVersion()).isEqualTo("14");
+  }
+
+  @Test
   void failedPage_isAskedAgainFromItsContinueToken_keepingThePagesRead() {
     CompletableFuture<Void> synced = informer(InformerOptions.defaults()).start();
     server.nextList().replyPage("10", "token-1", List.of(pod("a", "3")));
@@ -223,13 +241,13 @@ class ReflectorTest {
     WatchCall<Pod> watch = startSynced("10");
     watch.added(pod("a", "11"));
     watch.end(Pods.connectionRefused());
-    for (long millis : new long[] {800, 1600, 3200, 6400}) {
+    for (long millis : new long[] {800, 1600, 3200}) {
       awaitBackoff(Duration.ofMillis(millis));
       clock.advance(Duration.ofMillis(millis));
       server.nextWatch().fail(Pods.connectionRefused());
     }
-    awaitBackoff(Duration.ofMillis(12800));
-    clock.advance(Duration.ofMillis(12800));
+    awaitBackoff(Duration.ofMillis(5000));
+    clock.advance(Duration.ofMillis(5000));
     WatchCall<Pod> healthy = server.nextWatch().accept();
     healthy.added(pod("b", "12"));
 
@@ -240,23 +258,78 @@ class ReflectorTest {
   }
 
   @Test
-  void backoff_startsOverOnceAReopenedWatchDeliversAnEvent_notOnlyAfterTwoHealthyMinutes() {
+  void rewatchBackoff_stopsGrowingAtFiveSeconds_whileAListAfterItGetsTheLongerDelay() {
     WatchCall<Pod> watch = startSynced("10");
-    watch.added(pod("a", "11"));
+    watch.end(Pods.connectionRefused());
+    // client-go would go on to 6.4, 12.8, 25.6 and 30 s (plus jitter) between re-watches.
+    for (long millis : new long[] {800, 1600, 3200, 5000, 5000, 5000}) {
+      awaitBackoff(Duration.ofMillis(millis));
+      clock.advance(Duration.ofMillis(millis));
+      server.nextWatch().fail(Pods.connectionRefused());
+    }
+    awaitBackoff(Duration.ofMillis(5000));
+    clock.advance(Duration.ofMillis(5000));
+    // A refusal on the re-watch: the relist waits the full delay of the 8th attempt (capped: 30 s).
+    server.nextWatch().fail(Pods.forbidden());
+
+    awaitBackoff(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void pageRetry_afterAStreakOfFailedWatches_waitsAtMostFiveSeconds() {
+    WatchCall<Pod> watch = startSynced("10");
     watch.end(Pods.connectionRefused());
     for (long millis : new long[] {800, 1600, 3200}) {
       awaitBackoff(Duration.ofMillis(millis));
       clock.advance(Duration.ofMillis(millis));
       server.nextWatch().fail(Pods.connectionRefused());
     }
-    awaitBackoff(Duration.ofMillis(6400));
-    clock.advance(Duration.ofMillis(6400));
+    awaitBackoff(Duration.ofMillis(5000));
+    clock.advance(Duration.ofMillis(5000));
+    server.nextWatch().fail(Pods.gone()); // relists at once
+    server.nextList().fail(Pods.internalError());
+
+    // The 5th attempt of the sequence (12.8 s), capped: the page is asked again after 5 s.
+    awaitBackoff(Duration.ofMillis(5000));
+    clock.advance(Duration.ofMillis(5000));
+    server.nextList().reply("20", List.of());
+    server.nextWatch().accept();
+  }
+
+  @Test
+  void rewatchBackoff_withJitter_isTheCapPlusItsJitter() {
+    random = 0.5;
+    WatchCall<Pod> watch = startSynced("10");
+    watch.end(Pods.connectionRefused());
+    for (long millis : new long[] {1000, 2000, 4000}) {
+      awaitBackoff(Duration.ofMillis(millis));
+      clock.advance(Duration.ofMillis(millis));
+      server.nextWatch().fail(Pods.connectionRefused());
+    }
+
+    // 6.4 s capped at 5 s, then its jitter (0.5 * 0.5 of it).
+    awaitBackoff(Duration.ofMillis(6250));
+  }
+
+  @Test
+  void backoff_startsOverOnceAReopenedWatchDeliversAnEvent_notOnlyAfterTwoHealthyMinutes() {
+    WatchCall<Pod> watch = startSynced("10");
+    watch.added(pod("a", "11"));
+    watch.end(Pods.connectionRefused());
+    for (long millis : new long[] {800, 1600}) {
+      awaitBackoff(Duration.ofMillis(millis));
+      clock.advance(Duration.ofMillis(millis));
+      server.nextWatch().fail(Pods.connectionRefused());
+    }
+    awaitBackoff(Duration.ofMillis(3200));
+    clock.advance(Duration.ofMillis(3200));
     WatchCall<Pod> back = server.nextWatch().accept();
     back.bookmark("12");
 
     back.end(Pods.connectionRefused());
 
-    // client-go would wait 12.8 s here: its backoff starts over only after 2 min without failure.
+    // Without the reset 5 s (the re-watch cap); client-go would wait 6.4 s here: its backoff
+    // starts over only after 2 min without failure.
     awaitBackoff(Duration.ofMillis(800));
   }
 
