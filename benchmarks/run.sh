@@ -23,8 +23,9 @@
 # with its default client limits and with limits equal to ours) and N PodSets (our operator, and
 # ours-warm: the same after one unmeasured round in its JVM, what the JIT of a fresh JVM costs) on a
 # SimulatedCluster, one contender per fresh cluster, and writes results/<mode>-cluster.md
-# (CLUSTER_CONTENDERS="ours ours-warm" runs only those; CLUSTER_KEEP=1 keeps each run's audit log
-# and operator log, CONTENDER_JAVA_OPTS applies to the operator's JVM).
+# (CLUSTER_CONTENDERS="ours ours-warm" runs only those, in that order; CLUSTER_SIZES="100 300" and
+# CLUSTER_REPEATS=1 override the sizes and repeats; CLUSTER_KEEP=1 keeps each run's audit log and
+# operator log, CONTENDER_JAVA_OPTS applies to the operator's JVM).
 #
 # For profiling: CONVERGE_CONTENDERS="ours josdk" (LATENCY_CONTENDERS, INFORMER_CONTENDERS
 # likewise) runs only those contenders (converge: ours josdk seed-loop floor; floor is no
@@ -60,7 +61,7 @@ for arg in "$@"; do
     --full) mode=full ;;
     workqueue | apiserver | informer | converge | latency | cluster | scale) areas+=("$arg") ;;
     -h | --help)
-      sed -n '2,47p' "$0"
+      sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0"
       exit 0
       ;;
     *)
@@ -397,6 +398,8 @@ if has_area cluster; then
   } >"$cluster_table"
   KUBEBUILDER_ASSETS="${KUBEBUILDER_ASSETS:-$(testkit/kube/build-control-plane.sh)}"
   export KUBEBUILDER_ASSETS
+  read -r -a cluster_sizes <<<"${CLUSTER_SIZES:-${cluster_sizes[*]}}"
+  cluster_repeats=${CLUSTER_REPEATS:-$cluster_repeats}
   for n in "${cluster_sizes[@]}"; do
     for ((rep = 1; rep <= cluster_repeats; rep++)); do
       for contender in ${CLUSTER_CONTENDERS:-replicaset-default replicaset-equal ours ours-warm}; do
