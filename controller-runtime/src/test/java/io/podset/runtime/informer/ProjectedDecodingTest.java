@@ -220,6 +220,9 @@ class ProjectedDecodingTest {
     }
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().add("Content-Type", "application/json");
+    // Not kept alive: the JDK server may close an idle connection just as the client reuses it
+    // for the next request, which then fails with "Connection was closed" (seen in CI).
+    exchange.getResponseHeaders().add("Connection", "close");
     exchange.sendResponseHeaders(200, bytes.length);
     exchange.getResponseBody().write(bytes);
     exchange.close();
