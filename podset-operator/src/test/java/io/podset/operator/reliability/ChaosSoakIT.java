@@ -74,8 +74,8 @@ class ChaosSoakIT {
   /**
    * The promise: converged this long after the faults stop. After the last fault an informer may
    * still be waiting: at most 7.5 s before it re-opens a watch from its version or asks a list page
-   * again (5 s plus jitter), but up to 45 s before a full relist (client-go's 800 ms doubling to
-   * 30 s, plus up to 50% jitter, reset after a list and watch succeed). Two relist waits may follow
+   * again (5 s plus jitter), but up to 45 s before a full relist (client-go's 800 ms doubling to 30
+   * s, plus up to 50% jitter, reset after a list and watch succeed). Two relist waits may follow
    * each other: the one begun by the last fault, then, when the relist meets one more refusal, the
    * next (seen before the 5-s resume cap: 73.5 s to converge, the pod cache 73.7 s behind). Two
    * full waits are 90 s; then the relist and a reconcile pass or two on a loaded machine.
