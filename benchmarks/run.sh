@@ -112,8 +112,8 @@ else
 fi
 
 log() { printf '[run.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-# Run-level conditions (conditions.txt): check_quiet <figure scope regex> [file [before|after]]
-# records whether the machine is quiet before (or after) a run: 1-minute load average at most 1.5x
+# Run-level conditions (conditions.txt): check_quiet <figure scope regex> [file] records whether
+# the machine is quiet before a run: 1-minute load average at most 1.5x
 # the CPUs (the benchmark's own JVMs load at most the CPUs; more is other work sharing them, and
 # then timing says nothing); into file instead of conditions.txt, it applies to that file only.
 condition() { echo "CONDITION $1 $2 $3 $4" >>"${5:-$raw/conditions.txt}"; }
@@ -131,15 +131,49 @@ wait_quiet() {
   ((waited == 0)) || log "waited ${waited} s for the load average to fall to $bound"
 }
 check_quiet() {
-  local load bound file=${2:-$raw/conditions.txt} when=${3:-before}
-  [[ "$when" != before ]] || wait_quiet
+  local load bound file=${2:-$raw/conditions.txt}
+  wait_quiet
   load=$(cut -d' ' -f1 /proc/loadavg)
   bound=$(awk -v n="$ncpu" 'BEGIN { print 1.5 * n }')
   if awk -v l="$load" -v b="$bound" 'BEGIN { exit !(l <= b) }'; then
-    condition "$1" quiet_machine ok "load average $load <= $bound $when the run" "$file"
+    condition "$1" quiet_machine ok "load average $load <= $bound before the run" "$file"
   else
     condition "$1" quiet_machine violated \
-      "machine busy: load average $load > $bound $when the run" "$file"
+      "machine busy: load average $load > $bound before the run" "$file"
+  fi
+}
+# cpu_mark prints "<machine busy ticks> <this run's ticks> <ns>": the run's ticks are this script's
+# own, its waited-for children's (each contender, a stopped server) and the running server's, so
+# two marks tell how much CPU processes outside the run used between them.
+cpu_mark() {
+  local busy run server=0
+  busy=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat)
+  # Fields 14-17 of /proc/PID/stat: utime stime cutime cstime (after "(comm)", which has no spaces
+  # for bash and java).
+  run=$(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$$/stat")
+  if [[ -n "$server_pid" ]]; then
+    server=$(awk '{ print $14 + $15 }' "/proc/$server_pid/stat" 2>/dev/null || echo 0)
+  fi
+  echo "$busy $((run + server)) $(date +%s%N)"
+}
+# check_others <figure scope regex> <cpu_mark from the run's start> [file]: the run's figures hold
+# only if processes outside it used at most 0.25 CPUs on average meanwhile (the cluster area's
+# bound). After a run the load average cannot tell: it counts the run's own threads, and an
+# operator's 8 workers beside the server's event loops keep it above 1.5x the CPUs on a quiet
+# machine.
+check_others() {
+  local -a start now
+  read -r -a start <<<"$2"
+  read -r -a now <<<"$(cpu_mark)"
+  local others
+  others=$(awk -v b0="${start[0]}" -v r0="${start[1]}" -v t0="${start[2]}" \
+    -v b1="${now[0]}" -v r1="${now[1]}" -v t1="${now[2]}" -v hz="$(getconf CLK_TCK)" \
+    'BEGIN { o = ((b1 - b0) - (r1 - r0)) / hz / ((t1 - t0) / 1e9); printf "%.2f", o < 0 ? 0 : o }')
+  if awk -v o="$others" 'BEGIN { exit !(o <= 0.25) }'; then
+    condition "$1" quiet_machine ok "others used $others CPUs during the run (bound 0.25)" "${3:-}"
+  else
+    condition "$1" quiet_machine violated \
+      "machine busy: others used $others CPUs during the run (bound 0.25)" "${3:-}"
   fi
 }
 has_area() { [[ " ${areas[*]} " == *" $1 "* ]]; }
@@ -428,11 +462,12 @@ if has_area scale; then
     quiet=$raw/scale-quiet.tmp
     rm -f "$quiet"
     check_quiet 'operator\.converge_.*' "$quiet"
+    mark=$(cpu_mark)
     start_main "scale-converge-$n" io.podset.benchmarks.operator.ConvergeServer "$n" 3 10
     run_contender "scale-converge-$n" io.podset.benchmarks.operator.ConvergeContender \
       ours "$server_url" "$n"
     stop_server
-    check_quiet 'operator\.converge_.*' "$quiet" after
+    check_others 'operator\.converge_.*' "$mark" "$quiet"
     cat "$quiet" >>"$server_out"
     cat "$quiet" >>"$raw/contender-scale-converge-$n-$server_runs.txt"
   done
@@ -446,11 +481,12 @@ if has_area scale; then
       out="$raw/scale-informer-$label-$rep.txt"
       condition 'informer\..*' server_warmed ok "untimed full and paged lists before the runs" "$out"
       check_quiet 'informer\..*' "$out"
+      mark=$(cpu_mark)
       # shellcheck disable=SC2086 # CONTENDER_JAVA_OPTS holds several options
       "${client_java[@]}" -Xmx6g ${CONTENDER_JAVA_OPTS:-} \
         io.podset.benchmarks.informer.InformerSync ours-operator "$server_url" "$pods" "$label" \
         >>"$out"
-      check_quiet 'informer\..*' "$out" after
+      check_others 'informer\..*' "$mark" "$out"
     done
     stop_server
   done

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
 
 /**
  * The API requests of one contender in the API server's audit log (JSON lines, stage
@@ -23,40 +24,40 @@ final class AuditCounts {
   /** How many lines the log had at a moment. */
   record Mark(long lines) {}
 
-  /** Which requests count for the contender. */
-  record Counter(String userAgentPart) {
+  /** Which requests in one audit log count for the contender. */
+  static final class Counter {
+    private final Path log;
+    private final String userAgentPart;
+    private final LogTail tail;
+    private long requests;
 
-    /**
-     * How many of the contender's requests the log holds so far: a cheap count (no JSON parsed for
-     * other agents' lines) to wait on.
-     */
-    long requests(Path log) {
-      return read(log).stream()
-          .filter(line -> line.contains(userAgentPart))
-          .filter(this::counts)
-          .count();
+    private Counter(Path log, String userAgentPart) {
+      this.log = log;
+      this.userAgentPart = userAgentPart;
+      this.tail = new LogTail(log);
     }
 
-    private boolean counts(String line) {
-      try {
-        return JSON.readTree(line).path("userAgent").asText("").contains(userAgentPart);
-      } catch (IOException e) {
-        return false;
+    /**
+     * How many of the contender's requests the log holds so far: read from where the last call
+     * stopped (the log grows to tens of MB at N=1000, and a settle wait asks twice a second), with
+     * no JSON parsed for other agents' lines.
+     */
+    synchronized long requests() {
+      for (String line : tail.newLines()) {
+        if (line.contains(userAgentPart) && isBy(parse(line), userAgentPart)) {
+          requests++;
+        }
       }
+      return requests;
     }
 
     /** Requests between the marks, by {@code verb resource[/subresource]}. */
-    Map<String, Integer> between(Path log, Mark from, Mark to) {
+    Map<String, Integer> between(Mark from, Mark to) {
       Map<String, Integer> counts = new TreeMap<>();
-      List<String> lines = read(log);
+      List<String> lines = readAll(log);
       for (long i = from.lines(); i < Math.min(to.lines(), lines.size()); i++) {
-        JsonNode event;
-        try {
-          event = JSON.readTree(lines.get((int) i));
-        } catch (IOException e) {
-          continue;
-        }
-        if (!event.path("userAgent").asText("").contains(userAgentPart)) {
+        JsonNode event = parse(lines.get((int) i));
+        if (!isBy(event, userAgentPart)) {
           continue;
         }
         JsonNode ref = event.path("objectRef");
@@ -71,36 +72,49 @@ final class AuditCounts {
   }
 
   /**
-   * Whether the log shows a watch or list of {@code resource} by an agent whose user agent contains
-   * {@code userAgentPart}.
+   * Turns true once the log shows a watch or list of {@code resource} by an agent whose user agent
+   * contains {@code userAgentPart}; each call reads only what was appended since the last.
    */
-  static boolean watched(Path log, String userAgentPart, String resource) {
-    return read(log).stream()
-        .filter(line -> line.contains(userAgentPart) && line.contains(resource))
-        .anyMatch(
-            line -> {
-              JsonNode event;
-              try {
-                event = JSON.readTree(line);
-              } catch (IOException e) {
-                return false;
-              }
-              String verb = event.path("verb").asText("");
-              return event.path("userAgent").asText("").contains(userAgentPart)
+  static BooleanSupplier watchOrListSeen(Path log, String userAgentPart, String resource) {
+    LogTail tail = new LogTail(log);
+    boolean[] seen = {false};
+    return () -> {
+      for (String line : tail.newLines()) {
+        if (!seen[0] && line.contains(userAgentPart) && line.contains(resource)) {
+          JsonNode event = parse(line);
+          String verb = event.path("verb").asText("");
+          seen[0] =
+              isBy(event, userAgentPart)
                   && (verb.equals("watch") || verb.equals("list"))
                   && event.path("objectRef").path("resource").asText("").equals(resource);
-            });
+        }
+      }
+      return seen[0];
+    };
   }
 
-  static Counter userAgentContaining(String part) {
-    return new Counter(part);
+  static Counter userAgentContaining(Path log, String part) {
+    return new Counter(log, part);
   }
 
   static Mark mark(Path log) {
-    return new Mark(Files.exists(log) ? read(log).size() : 0);
+    return new Mark(readAll(log).size());
   }
 
-  private static List<String> read(Path log) {
+  private static boolean isBy(JsonNode event, String userAgentPart) {
+    return event.path("userAgent").asText("").contains(userAgentPart);
+  }
+
+  /** The event on a line, or a missing node for a line that is not JSON. */
+  private static JsonNode parse(String line) {
+    try {
+      return JSON.readTree(line);
+    } catch (IOException e) {
+      return JSON.missingNode();
+    }
+  }
+
+  private static List<String> readAll(Path log) {
     try {
       return Files.exists(log) ? Files.readAllLines(log) : List.of();
     } catch (IOException e) {

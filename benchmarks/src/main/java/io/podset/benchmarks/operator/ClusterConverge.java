@@ -59,7 +59,7 @@ public final class ClusterConverge {
           "usage: ClusterConverge <" + String.join("|", CONTENDERS) + "> <N> <results.md>");
     }
     String contender = args[0];
-    int n = Integer.parseInt(args[1]);
+    int n = positive(args[1]);
     Path results = Path.of(args[2]);
     double loadAtStart = ClusterProcesses.loadAverage();
     ClusterProcesses.Usage usageAtStart = ClusterProcesses.usage();
@@ -87,17 +87,17 @@ public final class ClusterConverge {
         // ReplicaSet's resource it watches from its start: so ours starts once it watches ours.
         await(
             "the garbage collector to watch podsets",
-            () -> AuditCounts.watched(auditLog, "kube-controller-manager", "podsets"));
+            AuditCounts.watchOrListSeen(auditLog, "kube-controller-manager", "podsets"));
       }
       AuditCounts.Counter counter =
           ours
-              ? AuditCounts.userAgentContaining("podset-operator")
-              : AuditCounts.userAgentContaining("replicaset-controller");
+              ? AuditCounts.userAgentContaining(auditLog, "podset-operator")
+              : AuditCounts.userAgentContaining(auditLog, "replicaset-controller");
       PodCounts pods = new PodCounts();
       SharedIndexInformer<Pod> informer = admin.pods().inNamespace(NAMESPACE).inform(pods);
       if (contender.equals("ours-warm")) {
         warmUp(admin, n, pods);
-        Phase.awaitSettled(auditLog, counter);
+        Phase.awaitSettled(counter);
       }
       ClusterProcesses.Sample before = ClusterProcesses.sample(operator);
       AuditCounts.Mark auditBefore = AuditCounts.mark(auditLog);
@@ -275,6 +275,20 @@ public final class ClusterConverge {
   private static void awaitCount(
       String what, java.util.function.IntSupplier value, IntPredicate done) {
     await(what, () -> done.test(value.getAsInt()));
+  }
+
+  /** N from the command line (run.sh passes each CLUSTER_SIZES entry). */
+  private static int positive(String n) {
+    try {
+      int value = Integer.parseInt(n.trim());
+      if (value > 0) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // reported below with the field's name
+    }
+    throw new IllegalArgumentException(
+        "N (a CLUSTER_SIZES entry) must be a positive integer, got: \"" + n + "\"");
   }
 
   static void await(String what, BooleanSupplier condition) {

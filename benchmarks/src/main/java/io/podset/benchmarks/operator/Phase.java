@@ -36,7 +36,7 @@ record Phase(
       AuditCounts.Counter contender,
       long startNanos,
       long endNanos) {
-    awaitSettled(auditLog, contender);
+    awaitSettled(contender);
     return new Phase(
         name,
         Duration.ofNanos(endNanos - startNanos),
@@ -51,7 +51,7 @@ record Phase(
    * Waits until the contender's request count in the audit log has stayed the same for {@link
    * #SETTLED_FOR}.
    */
-  static void awaitSettled(Path auditLog, AuditCounts.Counter contender) {
+  static void awaitSettled(AuditCounts.Counter contender) {
     // The audit backend writes in batches: wait until the contender's request count has stayed
     // the same for longer than a batch waits, so the phase's last requests are counted. Only the
     // contender's: the cluster never falls silent (kwok's node leases and heartbeats, the
@@ -66,7 +66,7 @@ record Phase(
         .polling(Duration.ofMillis(500))
         .until(
             "the contender's requests in the audit log to settle",
-            () -> contender.requests(auditLog),
+            contender::requests,
             requests -> {
               long now = System.nanoTime();
               if (last.getAndSet(requests) != requests) {
@@ -85,7 +85,7 @@ record Phase(
       String contender, int n, AuditCounts.Counter counter, Duration toCreated, String validity) {
     Map<String, Duration> cpu = after.since(before);
     String contenderProcess = contender.startsWith("ours") ? "operator" : "kube-controller-manager";
-    Map<String, Integer> calls = counter.between(auditLog, auditBefore, auditAfter);
+    Map<String, Integer> calls = counter.between(auditBefore, auditAfter);
     int total = calls.values().stream().mapToInt(Integer::intValue).sum();
     String detail =
         calls.entrySet().stream()

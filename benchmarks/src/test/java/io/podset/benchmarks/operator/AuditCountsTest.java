@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,15 +40,32 @@ class AuditCountsTest {
             // Another agent writing about an object whose name holds the contender's user agent.
             event("kwok/v0.8.0", "patch", "pods", "podset-operator-pod"),
             "not json podset-operator"));
-    AuditCounts.Counter counter = AuditCounts.userAgentContaining("podset-operator");
+    AuditCounts.Counter counter = AuditCounts.userAgentContaining(log, "podset-operator");
 
-    assertThat(counter.requests(log)).isEqualTo(2);
-    assertThat(counter.between(log, new AuditCounts.Mark(0), AuditCounts.mark(log)))
+    assertThat(counter.requests()).isEqualTo(2);
+    assertThat(counter.between(new AuditCounts.Mark(0), AuditCounts.mark(log)))
         .isEqualTo(Map.of("create pods", 1, "patch podsets", 1));
   }
 
   @Test
-  void watched_needsAWatchOrListOfThatResourceByThatAgent() throws Exception {
+  void requests_readsOnlyWhatWasAppended_andALineOnlyOnceItIsComplete() throws Exception {
+    Path log = dir.resolve("audit.log");
+    AuditCounts.Counter counter = AuditCounts.userAgentContaining(log, "podset-operator");
+    assertThat(counter.requests()).isZero();
+
+    Files.writeString(log, event(OPERATOR, "create", "pods", "a") + "\n");
+    String second = event(OPERATOR, "create", "pods", "b");
+    // The audit backend is halfway through writing the second line.
+    Files.writeString(log, second.substring(0, 40), StandardOpenOption.APPEND);
+    assertThat(counter.requests()).isEqualTo(1);
+
+    Files.writeString(log, second.substring(40) + "\n", StandardOpenOption.APPEND);
+    assertThat(counter.requests()).isEqualTo(2);
+    assertThat(counter.requests()).isEqualTo(2);
+  }
+
+  @Test
+  void watchOrListSeen_needsAWatchOrListOfThatResourceByThatAgent() throws Exception {
     Path log = dir.resolve("audit.log");
     Files.write(
         log,
@@ -56,10 +74,14 @@ class AuditCountsTest {
             event(KCM, "watch", "pods", ""),
             event(OPERATOR, "watch", "podsets", "")));
 
-    assertThat(AuditCounts.watched(log, "kube-controller-manager", "podsets")).isFalse();
+    BooleanSupplier seen =
+        AuditCounts.watchOrListSeen(log, "kube-controller-manager", "podsets");
+    assertThat(seen.getAsBoolean()).isFalse();
 
     Files.writeString(log, event(KCM, "watch", "podsets", "") + "\n", StandardOpenOption.APPEND);
-    assertThat(AuditCounts.watched(log, "kube-controller-manager", "podsets")).isTrue();
+    assertThat(seen.getAsBoolean()).isTrue();
+    Files.writeString(log, event(KCM, "get", "podsets", "b") + "\n", StandardOpenOption.APPEND);
+    assertThat(seen.getAsBoolean()).isTrue();
   }
 
   @Test
@@ -86,7 +108,7 @@ class AuditCountsTest {
           TimeUnit.MILLISECONDS);
       long start = System.nanoTime();
 
-      Phase.awaitSettled(log, AuditCounts.userAgentContaining("podset-operator"));
+      Phase.awaitSettled(AuditCounts.userAgentContaining(log, "podset-operator"));
 
       Duration took = Duration.ofNanos(System.nanoTime() - start);
       assertThat(took).isGreaterThanOrEqualTo(Phase.SETTLED_FOR);

@@ -57,6 +57,20 @@ class ReflectorTest {
         "a backoff of " + expected);
   }
 
+  /** Waits for a backoff of {@code expected} and lets it pass. */
+  private void passBackoff(Duration expected) {
+    awaitBackoff(expected);
+    clock.advance(expected);
+  }
+
+  /** For each delay in turn: waits for that backoff, lets it pass, and refuses the re-watch. */
+  private void refuseWatchesAfter(long... millis) {
+    for (long delay : millis) {
+      passBackoff(Duration.ofMillis(delay));
+      server.nextWatch().fail(Pods.connectionRefused());
+    }
+  }
+
   private List<String> cachedVersions() {
     return informer.indexer().list().stream()
         .map(p -> p.getMetadata().getName() + "@" + p.getMetadata().getResourceVersion())
@@ -171,13 +185,11 @@ class ReflectorTest {
     CompletableFuture<Void> synced = informer(InformerOptions.defaults()).start();
     server.nextList().replyPage("10", "token-1", List.of(pod("a", "3")));
     server.nextList().fail(Pods.internalError());
-    awaitBackoff(Duration.ofMillis(800));
-    clock.advance(Duration.ofMillis(800));
+    passBackoff(Duration.ofMillis(800));
     ListCall<Pod> again = server.nextList();
     assertThat(again.request).isEqualTo(new ListRequest("", 500, "token-1"));
     again.fail(Pods.tooManyRequests(2));
-    awaitBackoff(Duration.ofSeconds(2));
-    clock.advance(Duration.ofSeconds(2));
+    passBackoff(Duration.ofSeconds(2));
 
     server.nextList().reply("10", List.of(pod("b", "4")));
 
@@ -223,13 +235,11 @@ class ReflectorTest {
     watch.added(pod("a", "12"));
 
     watch.end(Pods.connectionRefused());
-    awaitBackoff(Duration.ofMillis(800));
-    clock.advance(Duration.ofMillis(800));
+    passBackoff(Duration.ofMillis(800));
     WatchCall<Pod> second = server.nextWatch();
     assertThat(second.request.resourceVersion()).isEqualTo("12");
     second.fail(Pods.tooManyRequests());
-    awaitBackoff(Duration.ofMillis(1600));
-    clock.advance(Duration.ofMillis(1600));
+    passBackoff(Duration.ofMillis(1600));
 
     WatchCall<Pod> third = server.nextWatch();
     assertThat(third.request.resourceVersion()).isEqualTo("12");
@@ -241,13 +251,8 @@ class ReflectorTest {
     WatchCall<Pod> watch = startSynced("10");
     watch.added(pod("a", "11"));
     watch.end(Pods.connectionRefused());
-    for (long millis : new long[] {800, 1600, 3200}) {
-      awaitBackoff(Duration.ofMillis(millis));
-      clock.advance(Duration.ofMillis(millis));
-      server.nextWatch().fail(Pods.connectionRefused());
-    }
-    awaitBackoff(Duration.ofMillis(5000));
-    clock.advance(Duration.ofMillis(5000));
+    refuseWatchesAfter(800, 1600, 3200);
+    passBackoff(Duration.ofMillis(5000));
     WatchCall<Pod> healthy = server.nextWatch().accept();
     healthy.added(pod("b", "12"));
 
@@ -262,13 +267,8 @@ class ReflectorTest {
     WatchCall<Pod> watch = startSynced("10");
     watch.end(Pods.connectionRefused());
     // client-go would go on to 6.4, 12.8, 25.6 and 30 s (plus jitter) between re-watches.
-    for (long millis : new long[] {800, 1600, 3200, 5000, 5000, 5000}) {
-      awaitBackoff(Duration.ofMillis(millis));
-      clock.advance(Duration.ofMillis(millis));
-      server.nextWatch().fail(Pods.connectionRefused());
-    }
-    awaitBackoff(Duration.ofMillis(5000));
-    clock.advance(Duration.ofMillis(5000));
+    refuseWatchesAfter(800, 1600, 3200, 5000, 5000, 5000);
+    passBackoff(Duration.ofMillis(5000));
     // A refusal on the re-watch: the relist waits the full delay of the 8th attempt (capped: 30 s).
     server.nextWatch().fail(Pods.forbidden());
 
@@ -279,19 +279,13 @@ class ReflectorTest {
   void pageRetry_afterAStreakOfFailedWatches_waitsAtMostFiveSeconds() {
     WatchCall<Pod> watch = startSynced("10");
     watch.end(Pods.connectionRefused());
-    for (long millis : new long[] {800, 1600, 3200}) {
-      awaitBackoff(Duration.ofMillis(millis));
-      clock.advance(Duration.ofMillis(millis));
-      server.nextWatch().fail(Pods.connectionRefused());
-    }
-    awaitBackoff(Duration.ofMillis(5000));
-    clock.advance(Duration.ofMillis(5000));
+    refuseWatchesAfter(800, 1600, 3200);
+    passBackoff(Duration.ofMillis(5000));
     server.nextWatch().fail(Pods.gone()); // relists at once
     server.nextList().fail(Pods.internalError());
 
     // The 5th attempt of the sequence (12.8 s), capped: the page is asked again after 5 s.
-    awaitBackoff(Duration.ofMillis(5000));
-    clock.advance(Duration.ofMillis(5000));
+    passBackoff(Duration.ofMillis(5000));
     server.nextList().reply("20", List.of());
     server.nextWatch().accept();
   }
@@ -301,11 +295,7 @@ class ReflectorTest {
     random = 0.5;
     WatchCall<Pod> watch = startSynced("10");
     watch.end(Pods.connectionRefused());
-    for (long millis : new long[] {1000, 2000, 4000}) {
-      awaitBackoff(Duration.ofMillis(millis));
-      clock.advance(Duration.ofMillis(millis));
-      server.nextWatch().fail(Pods.connectionRefused());
-    }
+    refuseWatchesAfter(1000, 2000, 4000);
 
     // 6.4 s capped at 5 s, then its jitter (0.5 * 0.5 of it).
     awaitBackoff(Duration.ofMillis(6250));
@@ -316,13 +306,8 @@ class ReflectorTest {
     WatchCall<Pod> watch = startSynced("10");
     watch.added(pod("a", "11"));
     watch.end(Pods.connectionRefused());
-    for (long millis : new long[] {800, 1600}) {
-      awaitBackoff(Duration.ofMillis(millis));
-      clock.advance(Duration.ofMillis(millis));
-      server.nextWatch().fail(Pods.connectionRefused());
-    }
-    awaitBackoff(Duration.ofMillis(3200));
-    clock.advance(Duration.ofMillis(3200));
+    refuseWatchesAfter(800, 1600);
+    passBackoff(Duration.ofMillis(3200));
     WatchCall<Pod> back = server.nextWatch().accept();
     back.bookmark("12");
 
@@ -337,13 +322,8 @@ class ReflectorTest {
   void backoff_startsOverAfterAWatchThatStayedOpen_evenWithoutEvents() {
     WatchCall<Pod> watch = startSynced("10");
     watch.end(Pods.connectionRefused());
-    for (long millis : new long[] {800, 1600}) {
-      awaitBackoff(Duration.ofMillis(millis));
-      clock.advance(Duration.ofMillis(millis));
-      server.nextWatch().fail(Pods.connectionRefused());
-    }
-    awaitBackoff(Duration.ofMillis(3200));
-    clock.advance(Duration.ofMillis(3200));
+    refuseWatchesAfter(800, 1600);
+    passBackoff(Duration.ofMillis(3200));
     WatchCall<Pod> quiet = server.nextWatch().accept(); // open, its events held back
     Awaits.until(() -> informer.health().watching(), "watching");
     clock.advance(Duration.ofSeconds(2));
@@ -357,11 +337,9 @@ class ReflectorTest {
   void backoff_startsOverAfterASuccessfulList() {
     WatchCall<Pod> watch = startSynced("10");
     watch.end(Pods.forbidden()); // a refusal: relist after a backoff
-    awaitBackoff(Duration.ofMillis(800));
-    clock.advance(Duration.ofMillis(800));
+    passBackoff(Duration.ofMillis(800));
     server.nextList().fail(Pods.internalError());
-    awaitBackoff(Duration.ofMillis(1600));
-    clock.advance(Duration.ofMillis(1600));
+    passBackoff(Duration.ofMillis(1600));
     server.nextList().reply("20", List.of());
 
     server.nextWatch().fail(Pods.connectionRefused());
@@ -373,16 +351,13 @@ class ReflectorTest {
   void retryAfter_isTheWaitInsteadOfTheExponentialDelay_andDoesNotGrowIt() {
     WatchCall<Pod> watch = startSynced("10");
     watch.end(Pods.connectionRefused());
-    awaitBackoff(Duration.ofMillis(800));
-    clock.advance(Duration.ofMillis(800));
+    passBackoff(Duration.ofMillis(800));
     server.nextWatch().fail(Pods.tooManyRequests(3));
 
-    awaitBackoff(Duration.ofSeconds(3));
-    clock.advance(Duration.ofSeconds(3));
+    passBackoff(Duration.ofSeconds(3));
     server.nextWatch().fail(Pods.connectionRefused());
 
-    awaitBackoff(Duration.ofMillis(1600));
-    clock.advance(Duration.ofMillis(1600));
+    passBackoff(Duration.ofMillis(1600));
     assertThat(server.nextWatch().request.resourceVersion()).isEqualTo("10");
   }
 
@@ -392,8 +367,7 @@ class ReflectorTest {
 
     server.nextList().fail(Pods.tooManyRequests(2));
 
-    awaitBackoff(Duration.ofSeconds(2));
-    clock.advance(Duration.ofSeconds(2));
+    passBackoff(Duration.ofSeconds(2));
     server.nextList().reply("5", List.of());
     server.nextWatch().accept();
     Awaits.until(informer::hasSynced, "synced");
@@ -414,8 +388,7 @@ class ReflectorTest {
     clock.advance(Duration.ofSeconds(5));
     server.nextList().reply("20", List.of());
     server.nextWatch().fail(Pods.gone());
-    awaitBackoff(Duration.ofSeconds(5));
-    clock.advance(Duration.ofSeconds(5));
+    passBackoff(Duration.ofSeconds(5));
     server.nextList().reply("21", List.of());
     server.nextWatch().accept();
     Awaits.until(() -> informer.health().healthy(), "healthy");
@@ -476,8 +449,7 @@ class ReflectorTest {
   void shortWatchWithoutEvents_backsOff_whileAWatchPastItsTimeoutIsClosedAndReopened() {
     WatchCall<Pod> watch = startSynced("10");
     watch.end();
-    awaitBackoff(Duration.ofMillis(800));
-    clock.advance(Duration.ofMillis(800));
+    passBackoff(Duration.ofMillis(800));
     WatchCall<Pod> second = server.nextWatch().accept();
     Awaits.until(() -> informer.health().watching(), "watching");
 
@@ -500,8 +472,7 @@ class ReflectorTest {
     assertThat(failing.watching()).isFalse();
     assertThat(failing.synced()).isTrue();
     assertThat(failing.lastError()).contains("connection refused");
-    awaitBackoff(Duration.ofMillis(800));
-    clock.advance(Duration.ofMillis(800));
+    passBackoff(Duration.ofMillis(800));
     server.nextWatch().accept();
     Awaits.until(() -> informer.health().healthy(), "healthy again");
     assertThat(informer.health().lastError()).isNull();
@@ -530,8 +501,7 @@ class ReflectorTest {
     assertThat(informer.health().lastError()).contains("403");
     assertThat(informer.health().synced()).isFalse();
     assertThat(synced).isNotDone();
-    awaitBackoff(Duration.ofMillis(800));
-    clock.advance(Duration.ofMillis(800));
+    passBackoff(Duration.ofMillis(800));
     server.nextList().reply("3", List.of());
     server.nextWatch().accept();
     synced.join();
