@@ -74,8 +74,7 @@ class AuditCountsTest {
             event(KCM, "watch", "pods", ""),
             event(OPERATOR, "watch", "podsets", "")));
 
-    BooleanSupplier seen =
-        AuditCounts.watchOrListSeen(log, "kube-controller-manager", "podsets");
+    BooleanSupplier seen = AuditCounts.watchOrListSeen(log, "kube-controller-manager", "podsets");
     assertThat(seen.getAsBoolean()).isFalse();
 
     Files.writeString(log, event(KCM, "watch", "podsets", "") + "\n", StandardOpenOption.APPEND);
