@@ -16,7 +16,6 @@ import io.podset.runtime.controller.ReadYourWrites;
 import io.podset.runtime.expectations.Expectations;
 import io.podset.runtime.handler.EventHandler;
 import io.podset.runtime.informer.CacheVersion;
-import io.podset.runtime.informer.ResourceVersions;
 import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.reconcile.Reconciler;
 import io.podset.runtime.reconcile.Request;
@@ -47,23 +46,24 @@ import org.slf4j.LoggerFactory;
  *   <li>after the PodSet lost pods the operator did not delete, before anything is written for it
  *       ({@link UnconfirmedOwners}: the garbage collector may be removing the pods of a PodSet
  *       whose deletion the PodSet cache has not shown yet);
- *   <li>before pods are created for it while the PodSet cache is behind the pod cache: its
- *       resourceVersion is lower than the one the pod snapshot was read at (or either is not
- *       numeric). A PodSet cache held back (watch events delayed, a watch being re-opened, a relist
- *       waiting for its turn) may still show a PodSet the server deleted; pods created for it would
- *       only be collected again. When the PodSet cache has applied everything up to the pod
- *       snapshot's version, the caches are trusted as they are (a deletion racing the creates is
- *       the garbage collector's, as for any controller).
+ *   <li>before pods are created for it while the PodSet cache does not show that it follows the
+ *       server ({@link CacheVersion#following}: its watch open, a change or bookmark applied within
+ *       {@link #PODSET_CACHE_SILENCE}, and our own status writes shown within {@link
+ *       #PODSET_CACHE_TOLERANCE}). A PodSet cache held back (watch events held or delayed by the
+ *       server, a watch being re-opened, a relist waiting for its turn) may still show a PodSet the
+ *       server deleted; pods created for it would only be collected again. When the cache follows,
+ *       it is trusted as it is: a deletion it shows later than that (younger than the tolerance, or
+ *       held back for less than the silence while we wrote nothing), or one racing the creates, is
+ *       the garbage collector's, as for any controller. (Before, the creates were confirmed
+ *       whenever the PodSet cache's resourceVersion was below the pod cache's: on every pass a pod
+ *       event triggered, and never when both caches lagged behind a deletion together.)
  *   <li>before a create of a pass that is under way, when the pod cache has meanwhile seen pods of
  *       this PodSet deleted that the operator did not delete ({@link CreatingOwner}, which also
  *       stops the creates once the PodSet cache shows the PodSet gone).
  * </ul>
  *
- * <p>The common paths read only the caches: a scale-up seen through its PodSet event (the PodSet
- * cache is then the newer one), deletions, image patches and status writes. Resource versions are
- * compared across the two resources, which holds for one etcd (one revision counter), as
- * kube-apiserver and the testkit use; where a server issues them otherwise, the creates are
- * confirmed.
+ * <p>The common paths read only the caches: creates while the PodSet cache follows, deletions,
+ * image patches and status writes.
  *
  * <p>Safety against a stale cache: creations and deletions are tracked by {@link Expectations}
  * (lowered by {@link #podEventHandler()}, met early once the pod cache has observed the
@@ -107,6 +107,20 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
    * condition and removing it again doubled the status writes.
    */
   static final Duration TRANSIENT_FAILURE_GRACE = Duration.ofSeconds(5);
+
+  /**
+   * How late the PodSet cache may show our own status writes and still be trusted before creating
+   * pods: under normal operation it shows them within milliseconds; under the chaos soak's delayed
+   * watch events (0.2 to 1 s) it does not, and a deletion may be missing.
+   */
+  static final Duration PODSET_CACHE_TOLERANCE = Duration.ofMillis(250);
+
+  /**
+   * How long the PodSet cache may have applied nothing (no change, no bookmark) and still be
+   * trusted before creating pods: a watch the server holds back says nothing. Longer than the
+   * tolerance, since a quiet resource is quiet; our own writes catch a hold sooner.
+   */
+  static final Duration PODSET_CACHE_SILENCE = Duration.ofSeconds(2);
 
   private static final Logger LOG = LoggerFactory.getLogger(PodSetReconciler.class);
 
@@ -246,8 +260,6 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
 
   @Override
   public Result reconcile(Request request) {
-    // Read before the PodSet: the cached PodSet is then at least as new as this version.
-    String podSetsVersion = podSetCache.lastObservedResourceVersion();
     Optional<PodSet> cached = podSets.getByKey(request.toString());
     if (cached.isEmpty()) {
       // Deleted: the garbage collector deletes its pods (they carry its owner reference).
@@ -283,7 +295,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     }
     if (plan.create() > 0
         && !confirmed
-        && !ResourceVersions.atLeast(podSetsVersion, podsVersion)
+        && !podSetCache.following(PODSET_CACHE_TOLERANCE, PODSET_CACHE_SILENCE)
         && !confirmedLive(request, podSet)) {
       return Result.done();
     }

@@ -382,6 +382,52 @@ class PodSetReconcilerIT {
   }
 
   @Test
+  void reconcile_bothCachesBehindADeletion_podSetCacheNotFollowing_confirmsAndCreatesNothing() {
+    createPodSet(PodSetSpec.ofReplicas(0));
+    converge();
+    // Both caches show the scale-up, the PodSet cache the newer of the two; neither shows the
+    // deletion that followed (its watch events held back, as the chaos soak's faults do).
+    setSpec(PodSetSpec.ofReplicas(2));
+    caches.sync();
+    admin.resources(PodSet.class).inNamespace(namespace).withName("web").delete();
+    caches.podSetVersion.following(false);
+    recording.clear();
+
+    reconciler.reconcile(request);
+
+    // Nothing in the caches tells the deletion; the PodSet informer's watch state does. Trusting
+    // the newer PodSet cache created 2 pods for the deleted PodSet here.
+    assertThat(recording.reads()).containsExactly("GET " + podSetPath());
+    assertThat(recording.writes()).isEmpty();
+    assertThat(livePods()).isEmpty();
+  }
+
+  @Test
+  void reconcile_scaleUp_podCacheAheadOfAFollowingPodSetCache_createsWithoutARead() {
+    createPodSet(PodSetSpec.ofReplicas(0));
+    converge();
+    setSpec(PodSetSpec.ofReplicas(2));
+    caches.syncPodSets();
+    // Another pod's event moves the pod cache past the PodSet cache, as on any busy cluster.
+    admin
+        .pods()
+        .inNamespace(namespace)
+        .resource(TestObjects.unrelatedPod("bystander"))
+        .create();
+    caches.syncPods(pod -> true);
+    assertThat(Long.parseLong(caches.podVersion.lastObservedResourceVersion()))
+        .isGreaterThan(Long.parseLong(caches.podSetVersion.lastObservedResourceVersion()));
+    recording.clear();
+
+    reconciler.reconcile(request);
+
+    // The PodSet cache follows its watch: trusted, no GET (a GET for every such pass before).
+    assertThat(caches.podSetVersion.followingAsked()).isPositive();
+    assertThat(recording.reads()).isEmpty();
+    assertThat(recording.writes().stream().filter(w -> w.startsWith("POST"))).hasSize(2);
+  }
+
+  @Test
   void reconcile_podSetDeletedBetweenCreateBatches_cacheShowsIt_sendsNoMoreCreates() {
     createPodSet(PodSetSpec.ofReplicas(7));
     caches.sync();
