@@ -83,8 +83,9 @@ class ChaosSoakIT {
   static final Duration CONVERGENCE_BOUND = Duration.ofSeconds(120);
 
   /**
-   * How long the operator must have made no write before the steady state is observed: longer than
-   * the Event recorder's per-object refill (10 s), which may still flush counts of earlier events.
+   * How long the operator must have made no pod or PodSet write before the steady state is
+   * observed. Events are left out: the recorder may still flush counts of earlier ones up to its
+   * per-object refill (60 s) later.
    */
   static final Duration QUIET = Duration.ofSeconds(11);
 
