@@ -122,6 +122,22 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
    */
   static final Duration PODSET_CACHE_SILENCE = Duration.ofSeconds(2);
 
+  /**
+   * How long a PodSet's writes wait after the server refused one with a Retry-After (at least
+   * that), doubling while the refusals go on: see {@link WritePauses}.
+   */
+  static final Duration THROTTLED_WAIT = Duration.ofSeconds(1);
+
+  /** How long a PodSet's next status write waits after one failed, doubling while they fail. */
+  static final Duration STATUS_RETRY_WAIT = Duration.ofSeconds(1);
+
+  /**
+   * The longest of those waits (unless the server asks for more): short enough that the end of a
+   * fault is caught up with within seconds, while a lasting one costs one attempt per 5 s (before,
+   * every pod event of the PodSet attempted the status write again).
+   */
+  static final Duration MAX_WRITE_WAIT = Duration.ofSeconds(5);
+
   private static final Logger LOG = LoggerFactory.getLogger(PodSetReconciler.class);
 
   private final KubernetesClient client;
@@ -136,6 +152,9 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
   private final UnconfirmedOwners unconfirmed = new UnconfirmedOwners();
   private final StartingPods<Request> startingPods;
   private final PassingFailures<Request> failures = new PassingFailures<>(TRANSIENT_FAILURE_GRACE);
+  private final WritePauses<Request> throttled = new WritePauses<>(THROTTLED_WAIT, MAX_WRITE_WAIT);
+  private final WritePauses<Request> statusRetries =
+      new WritePauses<>(STATUS_RETRY_WAIT, MAX_WRITE_WAIT);
   private final PlanExecutor executor;
   private final StatusWriter statuses;
   private final Duration unsettledRecheck;
@@ -268,6 +287,8 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       startingPods.forget(request);
       failures.forget(request);
       unconfirmed.clear(request);
+      throttled.forget(request);
+      statusRetries.forget(request);
       return Result.done();
     }
     PodSet podSet = cached.get();
@@ -285,6 +306,12 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       // guarantees progress if they are lost (the expectations expire by then).
       LOG.debug("{}: waiting for the pod cache to show our writes", request);
       return Result.requeueAfter(unsettledRecheck);
+    }
+    Duration throttledFor = throttled.remaining(request, clock.instant());
+    if (!throttledFor.isZero()) {
+      // The server asked us to wait: the pass at the end of the wait writes what is due then.
+      LOG.debug("{}: writes wait {} for the server", request, throttledFor);
+      return Result.requeueAfter(throttledFor);
     }
     boolean confirmed = false;
     if (unconfirmed.isMarked(request)) {
@@ -337,6 +364,10 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     PodSetStatus status = PodSetStatuses.compute(podSet, current, plan, failure, now);
     if (failure == null) {
       failures.forget(request);
+      throttled.forget(request);
+    } else {
+      ApiFailures.retryAfter(failure.cause())
+          .ifPresent(after -> throttled.failed(request, after, now));
     }
     // A held-back failure's status is written by a later pass: the controller retries this one.
     boolean shown = failure == null || failures.showNow(request, failure, now);
@@ -348,7 +379,15 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
         LOG.debug("{}: status write waits up to {} for starting pods", request, wait);
         return Result.requeueAfter(wait);
       }
-      writeStatus(request, podSet, status);
+      Duration retryIn = statusRetries.remaining(request, now);
+      if (retryIn.isZero()) {
+        writeStatus(request, podSet, status, now);
+      } else if (failure == null) {
+        // The last status write failed: this one waits, and takes in what changes meanwhile.
+        LOG.debug("{}: status write waits {} after a failed one", request, retryIn);
+        return Result.requeueAfter(retryIn);
+      }
+      // Else the failure below is retried by the controller, which writes the status later.
     }
     if (failure == null) {
       return Result.done();
@@ -403,14 +442,16 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
    * resourceVersion ({@link StatusWriter}): the status is ours alone (one reconcile per PodSet at a
    * time), so a stale cached copy must not turn the write into a conflict.
    */
-  private void writeStatus(Request request, PodSet podSet, PodSetStatus status) {
+  private void writeStatus(Request request, PodSet podSet, PodSetStatus status, Instant now) {
     Optional<WrittenObject> written;
     try {
       written = statuses.replace(podSet, status);
     } catch (KubernetesClientException e) {
+      statusRetries.failed(request, ApiFailures.retryAfter(e).orElse(null), now);
       throw new PodSetReconcileException(
           "PodSet " + request + ": cannot write status: " + ApiFailures.describe(e), e);
     }
+    statusRetries.forget(request);
     written.ifPresent(w -> writes.wrote(request, podSetCache, w.resourceVersion()));
   }
 
