@@ -16,7 +16,6 @@ import io.podset.runtime.controller.ReadYourWrites;
 import io.podset.runtime.expectations.Expectations;
 import io.podset.runtime.handler.EventHandler;
 import io.podset.runtime.informer.CacheVersion;
-import io.podset.runtime.informer.ResourceVersions;
 import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.reconcile.Reconciler;
 import io.podset.runtime.reconcile.Request;
@@ -47,23 +46,24 @@ import org.slf4j.LoggerFactory;
  *   <li>after the PodSet lost pods the operator did not delete, before anything is written for it
  *       ({@link UnconfirmedOwners}: the garbage collector may be removing the pods of a PodSet
  *       whose deletion the PodSet cache has not shown yet);
- *   <li>before pods are created for it while the PodSet cache is behind the pod cache: its
- *       resourceVersion is lower than the one the pod snapshot was read at (or either is not
- *       numeric). A PodSet cache held back (watch events delayed, a watch being re-opened, a relist
- *       waiting for its turn) may still show a PodSet the server deleted; pods created for it would
- *       only be collected again. When the PodSet cache has applied everything up to the pod
- *       snapshot's version, the caches are trusted as they are (a deletion racing the creates is
- *       the garbage collector's, as for any controller).
+ *   <li>before pods are created for it while the PodSet cache does not show that it follows the
+ *       server ({@link CacheVersion#following}: its watch open, a change or bookmark applied within
+ *       {@link #PODSET_CACHE_SILENCE}, and our own status writes shown within {@link
+ *       #PODSET_CACHE_TOLERANCE}). A PodSet cache held back (watch events held or delayed by the
+ *       server, a watch being re-opened, a relist waiting for its turn) may still show a PodSet the
+ *       server deleted; pods created for it would only be collected again. When the cache follows,
+ *       it is trusted as it is: a deletion it shows later than that (younger than the tolerance, or
+ *       held back for less than the silence while we wrote nothing), or one racing the creates, is
+ *       the garbage collector's, as for any controller. (Before, the creates were confirmed
+ *       whenever the PodSet cache's resourceVersion was below the pod cache's: on every pass a pod
+ *       event triggered, and never when both caches lagged behind a deletion together.)
  *   <li>before a create of a pass that is under way, when the pod cache has meanwhile seen pods of
  *       this PodSet deleted that the operator did not delete ({@link CreatingOwner}, which also
  *       stops the creates once the PodSet cache shows the PodSet gone).
  * </ul>
  *
- * <p>The common paths read only the caches: a scale-up seen through its PodSet event (the PodSet
- * cache is then the newer one), deletions, image patches and status writes. Resource versions are
- * compared across the two resources, which holds for one etcd (one revision counter), as
- * kube-apiserver and the testkit use; where a server issues them otherwise, the creates are
- * confirmed.
+ * <p>The common paths read only the caches: creates while the PodSet cache follows, deletions,
+ * image patches and status writes.
  *
  * <p>Safety against a stale cache: creations and deletions are tracked by {@link Expectations}
  * (lowered by {@link #podEventHandler()}, met early once the pod cache has observed the
@@ -108,6 +108,36 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
    */
   static final Duration TRANSIENT_FAILURE_GRACE = Duration.ofSeconds(5);
 
+  /**
+   * How late the PodSet cache may show our own status writes and still be trusted before creating
+   * pods: under normal operation it shows them within milliseconds; under the chaos soak's delayed
+   * watch events (0.2 to 1 s) it does not, and a deletion may be missing.
+   */
+  static final Duration PODSET_CACHE_TOLERANCE = Duration.ofMillis(250);
+
+  /**
+   * How long the PodSet cache may have applied nothing (no change, no bookmark) and still be
+   * trusted before creating pods: a watch the server holds back says nothing. Longer than the
+   * tolerance, since a quiet resource is quiet; our own writes catch a hold sooner.
+   */
+  static final Duration PODSET_CACHE_SILENCE = Duration.ofSeconds(2);
+
+  /**
+   * How long a PodSet's writes wait after the server refused one with a Retry-After (at least
+   * that), doubling while the refusals go on: see {@link WritePauses}.
+   */
+  static final Duration THROTTLED_WAIT = Duration.ofSeconds(1);
+
+  /** How long a PodSet's next status write waits after one failed, doubling while they fail. */
+  static final Duration STATUS_RETRY_WAIT = Duration.ofSeconds(1);
+
+  /**
+   * The longest of those waits (unless the server asks for more): short enough that the end of a
+   * fault is caught up with within seconds, while a lasting one costs one attempt per 5 s (before,
+   * every pod event of the PodSet attempted the status write again).
+   */
+  static final Duration MAX_WRITE_WAIT = Duration.ofSeconds(5);
+
   private static final Logger LOG = LoggerFactory.getLogger(PodSetReconciler.class);
 
   private final KubernetesClient client;
@@ -122,6 +152,9 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
   private final UnconfirmedOwners unconfirmed = new UnconfirmedOwners();
   private final StartingPods<Request> startingPods;
   private final PassingFailures<Request> failures = new PassingFailures<>(TRANSIENT_FAILURE_GRACE);
+  private final WritePauses<Request> throttled = new WritePauses<>(THROTTLED_WAIT, MAX_WRITE_WAIT);
+  private final WritePauses<Request> statusRetries =
+      new WritePauses<>(STATUS_RETRY_WAIT, MAX_WRITE_WAIT);
   private final PlanExecutor executor;
   private final StatusWriter statuses;
   private final Duration unsettledRecheck;
@@ -246,8 +279,6 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
 
   @Override
   public Result reconcile(Request request) {
-    // Read before the PodSet: the cached PodSet is then at least as new as this version.
-    String podSetsVersion = podSetCache.lastObservedResourceVersion();
     Optional<PodSet> cached = podSets.getByKey(request.toString());
     if (cached.isEmpty()) {
       // Deleted: the garbage collector deletes its pods (they carry its owner reference).
@@ -256,6 +287,8 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       startingPods.forget(request);
       failures.forget(request);
       unconfirmed.clear(request);
+      throttled.forget(request);
+      statusRetries.forget(request);
       return Result.done();
     }
     PodSet podSet = cached.get();
@@ -274,6 +307,12 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       LOG.debug("{}: waiting for the pod cache to show our writes", request);
       return Result.requeueAfter(unsettledRecheck);
     }
+    Duration throttledFor = throttled.remaining(request, clock.instant());
+    if (!throttledFor.isZero()) {
+      // The server asked us to wait: the pass at the end of the wait writes what is due then.
+      LOG.debug("{}: writes wait {} for the server", request, throttledFor);
+      return Result.requeueAfter(throttledFor);
+    }
     boolean confirmed = false;
     if (unconfirmed.isMarked(request)) {
       if (!confirmedLive(request, podSet)) {
@@ -283,7 +322,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     }
     if (plan.create() > 0
         && !confirmed
-        && !ResourceVersions.atLeast(podSetsVersion, podsVersion)
+        && !podSetCache.following(PODSET_CACHE_TOLERANCE, PODSET_CACHE_SILENCE)
         && !confirmedLive(request, podSet)) {
       return Result.done();
     }
@@ -325,6 +364,10 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     PodSetStatus status = PodSetStatuses.compute(podSet, current, plan, failure, now);
     if (failure == null) {
       failures.forget(request);
+      throttled.forget(request);
+    } else {
+      ApiFailures.retryAfter(failure.cause())
+          .ifPresent(after -> throttled.failed(request, after, now));
     }
     // A held-back failure's status is written by a later pass: the controller retries this one.
     boolean shown = failure == null || failures.showNow(request, failure, now);
@@ -336,7 +379,15 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
         LOG.debug("{}: status write waits up to {} for starting pods", request, wait);
         return Result.requeueAfter(wait);
       }
-      writeStatus(request, podSet, status);
+      Duration retryIn = statusRetries.remaining(request, now);
+      if (retryIn.isZero()) {
+        writeStatus(request, podSet, status, now);
+      } else if (failure == null) {
+        // The last status write failed: this one waits, and takes in what changes meanwhile.
+        LOG.debug("{}: status write waits {} after a failed one", request, retryIn);
+        return Result.requeueAfter(retryIn);
+      }
+      // Else the failure below is retried by the controller, which writes the status later.
     }
     if (failure == null) {
       return Result.done();
@@ -391,14 +442,16 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
    * resourceVersion ({@link StatusWriter}): the status is ours alone (one reconcile per PodSet at a
    * time), so a stale cached copy must not turn the write into a conflict.
    */
-  private void writeStatus(Request request, PodSet podSet, PodSetStatus status) {
+  private void writeStatus(Request request, PodSet podSet, PodSetStatus status, Instant now) {
     Optional<WrittenObject> written;
     try {
       written = statuses.replace(podSet, status);
     } catch (KubernetesClientException e) {
+      statusRetries.failed(request, ApiFailures.retryAfter(e).orElse(null), now);
       throw new PodSetReconcileException(
           "PodSet " + request + ": cannot write status: " + ApiFailures.describe(e), e);
     }
+    statusRetries.forget(request);
     written.ifPresent(w -> writes.wrote(request, podSetCache, w.resourceVersion()));
   }
 

@@ -2,17 +2,39 @@ package io.podset.operator;
 
 import io.podset.runtime.informer.CacheVersion;
 import io.podset.runtime.informer.ResourceVersions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-/** The version a hand-synced cache has reached, as an informer reports its own. Thread-safe. */
+/**
+ * The version a hand-synced cache has reached, as an informer reports its own, and whether it
+ * follows the server ({@link #following}: as the test says, by default yes). Thread-safe.
+ */
 final class ManualCacheVersion implements CacheVersion {
 
   private record Waiter(String resourceVersion, CompletableFuture<Void> future) {}
 
   private final List<Waiter> waiters = new ArrayList<>();
   private String version = "0";
+  private boolean following = true;
+  private int followingAsked;
+
+  @Override
+  public synchronized boolean following(Duration tolerance, Duration maxSilence) {
+    followingAsked++;
+    return following;
+  }
+
+  /** From now on {@link #following} answers {@code following}. */
+  synchronized void following(boolean following) {
+    this.following = following;
+  }
+
+  /** How often {@link #following} was asked. */
+  synchronized int followingAsked() {
+    return followingAsked;
+  }
 
   @Override
   public synchronized String lastObservedResourceVersion() {

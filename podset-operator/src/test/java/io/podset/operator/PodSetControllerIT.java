@@ -20,6 +20,7 @@ import io.podset.runtime.cache.Indexers;
 import io.podset.runtime.controller.Controller;
 import io.podset.runtime.controller.Controllers;
 import io.podset.runtime.informer.InformerOptions;
+import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.informer.SharedInformerFactory;
 import io.podset.runtime.recorder.EventRecorder;
 import io.podset.testkit.FakeApiServer;
@@ -226,22 +227,7 @@ class PodSetControllerIT {
   @Test
   void podSetEventsHeldBack_aRetryForADeletedPodSet_createsNothing_afterConfirmingItIsGone() {
     // An unrelated pod, changed later to move the pod cache on.
-    admin
-        .pods()
-        .inNamespace(namespace)
-        .resource(
-            new io.fabric8.kubernetes.api.model.PodBuilder()
-                .withNewMetadata()
-                .withName("bystander")
-                .endMetadata()
-                .withNewSpec()
-                .addNewContainer()
-                .withName("main")
-                .withImage("busybox")
-                .endContainer()
-                .endSpec()
-                .build())
-        .create();
+    admin.pods().inNamespace(namespace).resource(TestObjects.unrelatedPod("bystander")).create();
     // Pod creates are refused, so the PodSet's reconcile keeps being retried.
     FaultInjector.Handle refusal = refusePodCreates(Fault.serverError(500));
     create("web", PodSetSpec.ofReplicas(3));
@@ -251,24 +237,7 @@ class PodSetControllerIT {
     // the PodSet cache shows that write (read-your-writes): let the cache show it before it stops.
     var podSetCache =
         informers.informerFor(PodSet.class, InformerOptions.defaults().withNamespace(namespace));
-    await(
-        "the PodSet cache shows the failure written to web's status",
-        () -> {
-          PodSet live = stored("web");
-          boolean failed =
-              live.getStatus() != null
-                  && live.getStatus()
-                      .condition(PodSetCondition.REPLICA_FAILURE)
-                      .map(PodSetCondition::isTrue)
-                      .orElse(false);
-          return failed
-              && podSetCache
-                  .indexer()
-                  .getByKey(namespace + "/web")
-                  .map(c -> c.getMetadata().getResourceVersion())
-                  .filter(live.getMetadata().getResourceVersion()::equals)
-                  .isPresent();
-        });
+    awaitFailureInCache(podSetCache, "web");
 
     // The PodSet cache stops following: the deletion is held back, it still shows web.
     FaultInjector.Handle hold =
@@ -300,6 +269,81 @@ class PodSetControllerIT {
     hold.remove();
     await("the deletion seen", () -> podSetCache.indexer().getByKey(namespace + "/web").isEmpty());
     assertThat(server.journal().count(podCreates.status(201))).isEqualTo(1);
+  }
+
+  @Test
+  void bothCachesHeldBack_aRetryForADeletedPodSet_seesThePodSetWatchSilent_createsNothing() {
+    // Pod creates are refused (a quota: the failure is written at once) and every pod watch event
+    // is held back from here on: the pod cache stays behind everything that follows.
+    FaultInjector.Handle refusal = refusePodCreates(Fault.status(403, "Forbidden", "quota"));
+    FaultInjector.Handle podHold =
+        server
+            .faults()
+            .add(
+                FaultRule.match().resource("pods").namespace(namespace).inject(Fault.holdEvents()));
+    create("web", PodSetSpec.ofReplicas(3));
+    RequestMatcher podCreates = RequestMatcher.verb("create").resource("pods").namespace(namespace);
+    var podSetCache =
+        informers.informerFor(PodSet.class, InformerOptions.defaults().withNamespace(namespace));
+    // The PodSet cache shows the failure written to web's status: it is ahead of the pod cache.
+    awaitFailureInCache(podSetCache, "web");
+
+    // Now the PodSet watch is held back too, and web is deleted: neither cache can show it.
+    FaultInjector.Handle podSetHold =
+        server
+            .faults()
+            .add(
+                FaultRule.match()
+                    .resource("podsets")
+                    .namespace(namespace)
+                    .inject(Fault.holdEvents()));
+    admin.resources(PodSet.class).inNamespace(namespace).withName("web").delete();
+    await(
+        "the PodSet watch silent for longer than the reconciler trusts",
+        () ->
+            !podSetCache.following(
+                PodSetReconciler.PODSET_CACHE_TOLERANCE, PodSetReconciler.PODSET_CACHE_SILENCE));
+    recording.clear();
+    double before = reconciles(controller.name());
+    refusal.remove();
+    String podSetPath =
+        "GET /apis/app.example.com/v1alpha1/namespaces/" + namespace + "/podsets/web";
+    await("the retry confirms web before creating", () -> recording.reads().contains(podSetPath));
+    await("the retry finished", () -> reconciles(controller.name()) > before);
+
+    // Trusting the PodSet cache (newer than the pod cache) created 3 pods for the deleted web.
+    assertThat(server.journal().count(podCreates.status(201))).as("pods created").isZero();
+    assertThat(recording.writes()).as("writes after the confirmation").isEmpty();
+
+    podSetHold.remove();
+    podHold.remove();
+    await("the deletion seen", () -> podSetCache.indexer().getByKey(namespace + "/web").isEmpty());
+    assertThat(server.journal().count(podCreates.status(201))).isZero();
+    assertThat(livePods("web")).isEmpty();
+  }
+
+  /**
+   * Waits until {@code podSets} shows the ReplicaFailure written to PodSet {@code name}'s status.
+   */
+  private void awaitFailureInCache(SharedInformer<PodSet> podSets, String name) {
+    await(
+        "the PodSet cache shows the failure written to " + name + "'s status",
+        () -> {
+          PodSet live = stored(name);
+          boolean failed =
+              live.getStatus() != null
+                  && live.getStatus()
+                      .condition(PodSetCondition.REPLICA_FAILURE)
+                      .map(PodSetCondition::isTrue)
+                      .orElse(false);
+          return failed
+              && podSets
+                  .indexer()
+                  .getByKey(namespace + "/" + name)
+                  .map(c -> c.getMetadata().getResourceVersion())
+                  .filter(live.getMetadata().getResourceVersion()::equals)
+                  .isPresent();
+        });
   }
 
   private FaultInjector.Handle refusePodCreates(Fault fault) {

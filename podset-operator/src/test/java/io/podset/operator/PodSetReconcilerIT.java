@@ -155,10 +155,15 @@ class PodSetReconcilerIT {
 
   /** Sync, reconcile, until a reconcile writes nothing; returns the number of passes. */
   private int converge() {
+    return convergeWith(reconciler);
+  }
+
+  /** Sync, reconcile with {@code other}, until a pass writes nothing; returns the passes. */
+  private int convergeWith(PodSetReconciler other) {
     for (int pass = 1; pass <= 20; pass++) {
       caches.sync();
       recording.clear();
-      reconciler.reconcile(request);
+      other.reconcile(request);
       if (recording.writes().isEmpty()) {
         return pass;
       }
@@ -379,6 +384,48 @@ class PodSetReconcilerIT {
     assertThat(livePods().get(0).getMetadata().getOwnerReferences().get(0).getUid())
         .isEqualTo(replacement.getMetadata().getUid())
         .isNotEqualTo(old.getMetadata().getUid());
+  }
+
+  @Test
+  void reconcile_bothCachesBehindADeletion_podSetCacheNotFollowing_confirmsAndCreatesNothing() {
+    createPodSet(PodSetSpec.ofReplicas(0));
+    converge();
+    // Both caches show the scale-up, the PodSet cache the newer of the two; neither shows the
+    // deletion that followed (its watch events held back, as the chaos soak's faults do).
+    setSpec(PodSetSpec.ofReplicas(2));
+    caches.sync();
+    admin.resources(PodSet.class).inNamespace(namespace).withName("web").delete();
+    caches.podSetVersion.following(false);
+    recording.clear();
+
+    reconciler.reconcile(request);
+
+    // Nothing in the caches tells the deletion; the PodSet informer's watch state does. Trusting
+    // the newer PodSet cache created 2 pods for the deleted PodSet here.
+    assertThat(recording.reads()).containsExactly("GET " + podSetPath());
+    assertThat(recording.writes()).isEmpty();
+    assertThat(livePods()).isEmpty();
+  }
+
+  @Test
+  void reconcile_scaleUp_podCacheAheadOfAFollowingPodSetCache_createsWithoutARead() {
+    createPodSet(PodSetSpec.ofReplicas(0));
+    converge();
+    setSpec(PodSetSpec.ofReplicas(2));
+    caches.syncPodSets();
+    // Another pod's event moves the pod cache past the PodSet cache, as on any busy cluster.
+    admin.pods().inNamespace(namespace).resource(TestObjects.unrelatedPod("bystander")).create();
+    caches.syncPods(pod -> true);
+    assertThat(Long.parseLong(caches.podVersion.lastObservedResourceVersion()))
+        .isGreaterThan(Long.parseLong(caches.podSetVersion.lastObservedResourceVersion()));
+    recording.clear();
+
+    reconciler.reconcile(request);
+
+    // The PodSet cache follows its watch: trusted, no GET (a GET for every such pass before).
+    assertThat(caches.podSetVersion.followingAsked()).isPositive();
+    assertThat(recording.reads()).isEmpty();
+    assertThat(recording.writes().stream().filter(w -> w.startsWith("POST"))).hasSize(2);
   }
 
   @Test
@@ -864,6 +911,96 @@ class PodSetReconcilerIT {
 
     assertSettled(3);
     assertThat(stored().getStatus().condition(PodSetCondition.REPLICA_FAILURE)).isEmpty();
+  }
+
+  @Test
+  void reconcile_podCreateThrottled_writesNothingUntilTheRetryAfter_thenCreates() {
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+    PodSetReconciler throttled = reconcilerWith(PodSetOptions.defaults().withClock(clock));
+    try {
+      createPodSet(PodSetSpec.ofReplicas(2));
+      caches.sync();
+      server
+          .faults()
+          .add(podCreates().times(1).inject(Fault.tooManyRequests(Duration.ofSeconds(2))));
+      recording.clear();
+
+      assertThatThrownBy(() -> throttled.reconcile(request))
+          .isInstanceOf(PodSetReconcileException.class)
+          .hasMessageContaining("429");
+      assertThat(recording.writes())
+          .containsExactly("POST /api/v1/namespaces/" + namespace + "/pods");
+
+      // The controller's retry (5 ms later) or a pod event comes before the 2 s the server named:
+      // nothing is sent; the pass asks to be run again when they are over.
+      caches.sync();
+      recording.clear();
+      clock.advance(Duration.ofMillis(1900));
+      assertThat(throttled.reconcile(request))
+          .isEqualTo(Result.requeueAfter(Duration.ofMillis(100)));
+      assertThat(recording.writes()).isEmpty();
+
+      clock.advance(Duration.ofMillis(100));
+      throttled.reconcile(request);
+      assertThat(recording.writes().stream().filter(w -> w.startsWith("POST"))).hasSize(2);
+      assertThat(livePods()).hasSize(2);
+    } finally {
+      throttled.close();
+    }
+  }
+
+  @Test
+  void reconcile_statusWriteFailed_theNextWaitsASecond_andWritesWhatChangedMeanwhile() {
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+    PodSetReconciler retrying =
+        reconcilerWith(PodSetOptions.defaults().withClock(clock).withStatusDelay(Duration.ZERO));
+    try {
+      createPodSet(PodSetSpec.ofReplicas(1));
+      convergeWith(retrying);
+      server
+          .faults()
+          .add(
+              FaultRule.match()
+                  .resource("podsets")
+                  .subresource("status")
+                  .namespace(namespace)
+                  .times(1)
+                  .inject(Fault.serverError(503)));
+      // The pod becomes Ready: a status to write, refused once.
+      kubelet.run();
+      caches.sync();
+      recording.clear();
+      assertThatThrownBy(() -> retrying.reconcile(request))
+          .isInstanceOf(PodSetReconcileException.class)
+          .hasMessageContaining("cannot write status");
+      assertThat(recording.writes()).filteredOn(w -> w.endsWith("/status")).hasSize(1);
+
+      // The controller's retry (5 ms later), then passes for the pods' events, and a scale-up
+      // whose pod is created at once: no status write during the second after the failure.
+      recording.clear();
+      for (int i = 0; i < 3; i++) {
+        clock.advance(Duration.ofMillis(100));
+        caches.sync();
+        assertThat(retrying.reconcile(request).requeueAfter()).isPresent();
+      }
+      setSpec(PodSetSpec.ofReplicas(2));
+      caches.sync();
+      retrying.reconcile(request);
+      kubelet.run();
+      caches.sync();
+      assertThat(retrying.reconcile(request).requeueAfter()).isPresent();
+      assertThat(recording.writes()).noneMatch(w -> w.endsWith("/status"));
+      assertThat(recording.writes()).filteredOn(w -> w.startsWith("POST")).hasSize(1);
+
+      // Once the second is over, one status write tells both pods, Ready.
+      clock.advance(PodSetReconciler.STATUS_RETRY_WAIT);
+      caches.sync();
+      retrying.reconcile(request);
+      assertThat(recording.writes()).filteredOn(w -> w.endsWith("/status")).hasSize(1);
+      assertThat(stored().getStatus().readyReplicas()).isEqualTo(2);
+    } finally {
+      retrying.close();
+    }
   }
 
   @Test

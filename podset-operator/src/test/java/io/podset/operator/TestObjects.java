@@ -25,6 +25,21 @@ final class TestObjects {
 
   private TestObjects() {}
 
+  /** A pod named {@code name} that no PodSet owns or selects (one busybox container). */
+  static Pod unrelatedPod(String name) {
+    return new io.fabric8.kubernetes.api.model.PodBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .endMetadata()
+        .withNewSpec()
+        .addNewContainer()
+        .withName("main")
+        .withImage("busybox")
+        .endContainer()
+        .endSpec()
+        .build();
+  }
+
   /** PodSet {@code default/web} with uid {@link #UID}, generation 1 and {@code spec}. */
   static PodSet podSet(PodSetSpec spec) {
     PodSet podSet = PodSet.of(NAMESPACE, "web", spec);

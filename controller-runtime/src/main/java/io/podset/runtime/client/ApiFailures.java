@@ -2,11 +2,14 @@ package io.podset.runtime.client;
 
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.StatusDetails;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
@@ -122,6 +125,28 @@ public final class ApiFailures {
       }
     }
     return false;
+  }
+
+  /**
+   * How long the server asked the client to wait before trying again, when it did: {@code
+   * details.retryAfterSeconds} of the Status of the first API answer in {@code failure}'s chain, as
+   * kube-apiserver sends with 429 (and some 5xx) answers. Empty for any other failure.
+   */
+  public static Optional<Duration> retryAfter(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof KubernetesClientException e) {
+        int code = e.getCode();
+        if ((code != 429 && code < 500) || e.getStatus() == null) {
+          return Optional.empty();
+        }
+        StatusDetails details = e.getStatus().getDetails();
+        Integer seconds = details == null ? null : details.getRetryAfterSeconds();
+        return seconds == null || seconds <= 0
+            ? Optional.empty()
+            : Optional.of(Duration.ofSeconds(seconds));
+      }
+    }
+    return Optional.empty();
   }
 
   private static boolean hasIoCause(Throwable error) {

@@ -3,6 +3,7 @@ package io.podset.runtime.informer;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusCause;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.podset.runtime.client.ApiFailures;
 import io.podset.runtime.informer.transport.ListerWatcher;
 import java.time.Duration;
 import java.util.List;
@@ -64,16 +65,7 @@ final class ApiErrors {
    * say.
    */
   static @Nullable Duration retryAfter(Throwable error) {
-    KubernetesClientException e = clientException(error);
-    if (e == null || e.getStatus() == null || e.getStatus().getDetails() == null) {
-      return null;
-    }
-    int code = e.getCode();
-    if (code != 429 && code < 500) {
-      return null;
-    }
-    Integer seconds = e.getStatus().getDetails().getRetryAfterSeconds();
-    return seconds == null || seconds <= 0 ? null : Duration.ofSeconds(seconds);
+    return ApiFailures.retryAfter(error).orElse(null);
   }
 
   /** Whether a streaming list was refused because the server does not support it. */

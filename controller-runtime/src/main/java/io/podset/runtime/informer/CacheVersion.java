@@ -1,5 +1,7 @@
 package io.podset.runtime.informer;
 
+import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
@@ -24,4 +26,26 @@ public interface CacheVersion {
    * @throws IllegalArgumentException if {@code resourceVersion} is not numeric
    */
   CompletableFuture<Void> awaitObserved(String resourceVersion);
+
+  /**
+   * Whether the cache shows, right now, that it follows the server closely: a watch is open; the
+   * cache applied a change or a bookmark at most {@code maxSilence} ago; none of the versions
+   * waited for with {@link #awaitObserved} (its owner's own writes, through the read-your-writes
+   * barrier) has waited longer than {@code tolerance}, nor did the last ones shown in the past few
+   * seconds. A watch whose events the server holds back shows within {@code maxSilence}, or within
+   * {@code tolerance} of the owner's next write; one whose events arrive late shows at the owner's
+   * next write.
+   *
+   * <p>Evidence, not proof: a change the server made less than {@code tolerance} ago, or one held
+   * back while the owner wrote nothing, can be missing while this says true. A caller that must not
+   * act for an object the server deleted reads it from the server when this says false. By default
+   * false (a cache that cannot tell).
+   *
+   * @throws NullPointerException if an argument is null
+   */
+  default boolean following(Duration tolerance, Duration maxSilence) {
+    Objects.requireNonNull(tolerance, "tolerance");
+    Objects.requireNonNull(maxSilence, "maxSilence");
+    return false;
+  }
 }

@@ -75,7 +75,12 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
     this.clock = Objects.requireNonNull(clock, "clock");
     this.name = type.getSimpleName() + "[" + listerWatcher.description() + "]";
     this.defaultResync = options.resyncPeriod();
-    this.fifo = new DeltaFifo<>(indexer, this::onSynced, observed::advance, this::handleDeltas);
+    this.fifo =
+        new DeltaFifo<>(
+            indexer,
+            this::onSynced,
+            version -> observed.advance(version, clock.nanoTime()),
+            this::handleDeltas);
     this.metrics =
         registry == null ? InformerMetrics.none() : InformerMetrics.create(registry, name);
     this.reflector =
@@ -222,7 +227,16 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
 
   @Override
   public CompletableFuture<Void> awaitObserved(String resourceVersion) {
-    return observed.await(resourceVersion);
+    return observed.await(resourceVersion, clock.nanoTime());
+  }
+
+  @Override
+  public boolean following(Duration tolerance, Duration maxSilence) {
+    Objects.requireNonNull(tolerance, "tolerance");
+    Objects.requireNonNull(maxSilence, "maxSilence");
+    // The sampled lag is left out: a quiet resource reads as lagging until its next bookmark.
+    return reflector.status().watching()
+        && observed.following(clock.nanoTime(), tolerance.toNanos(), maxSilence.toNanos());
   }
 
   @Override

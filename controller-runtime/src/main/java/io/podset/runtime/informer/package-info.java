@@ -36,6 +36,9 @@
  * <p>Cache lag: every 5 s an informer reads the server's newest resourceVersion (a quorum list of
  * one object); its lag is the age of the oldest such sample the cache has not caught up with (zero
  * when it has caught up with all), see {@link io.podset.runtime.informer.SharedInformer#lag()}.
+ * Sampled, it misses what is younger than a sample; {@link
+ * io.podset.runtime.informer.CacheVersion#following} tells at once whether the cache keeps up: its
+ * watch open, something applied recently, and its owner's own writes shown in time.
  *
  * <p>Metrics: informers created with a Micrometer registry ({@link
  * io.podset.runtime.informer.SharedInformerFactory#create(io.fabric8.kubernetes.client.KubernetesClient,

@@ -318,6 +318,40 @@ class SharedInformerTest {
   }
 
   @Test
+  void following_whileItsWatchTalksAndShowsOwnWritesInTime_notWhenSilentOrLate() {
+    Duration tolerance = Duration.ofMillis(250);
+    Duration silence = Duration.ofSeconds(2);
+    assertThat(informer.following(tolerance, silence)).as("before the first list").isFalse();
+    WatchCall<Pod> watch = startSynced("10", pod("a", "1"));
+    Awaits.until(() -> informer.following(tolerance, silence), "following once watching");
+
+    // Nothing applied (no event, no bookmark) for longer than the silence allowed: a held watch.
+    clock.advance(silence.plusMillis(1));
+    assertThat(informer.following(tolerance, silence)).as("silent").isFalse();
+    watch.bookmark("11");
+    Awaits.until(() -> informer.following(tolerance, silence), "following after a bookmark");
+
+    // An own write the watch does not show within the tolerance: its events are held or late.
+    CompletableFuture<Void> write = informer.awaitObserved("12");
+    clock.advance(tolerance);
+    assertThat(informer.following(tolerance, silence)).as("write just within").isTrue();
+    clock.advance(Duration.ofMillis(1));
+    assertThat(informer.following(tolerance, silence)).as("write waiting too long").isFalse();
+    // Shown late: what the last echo said holds until a newer one says otherwise.
+    watch.modified(pod("a", "12"));
+    write.join();
+    assertThat(informer.following(tolerance, silence)).as("shown late").isFalse();
+    CompletableFuture<Void> next = informer.awaitObserved("13");
+    watch.modified(pod("a", "13"));
+    next.join();
+    assertThat(informer.following(tolerance, silence)).as("shown at once").isTrue();
+
+    // No watch open (re-opening after it ended): not following.
+    watch.end();
+    Awaits.until(() -> !informer.following(tolerance, silence), "not following without a watch");
+  }
+
+  @Test
   void addIndexers_areQueryableThroughTheInformer() {
     informer.addIndexers(Map.of(Indexers.NAMESPACE, Indexers.byNamespace()));
     startSynced("10", pod("ns1", "a", "1"), pod("ns2", "b", "2"));

@@ -163,6 +163,28 @@ class AggregatingEventRecorderTest {
   }
 
   @Test
+  void churningObject_tenMinutes_writesFewerEventsThanClientGoAllows_andTellsEveryPod() {
+    // A PodSet whose pods are replaced every 5 s for 10 minutes (the chaos soak's churn): a create
+    // and a delete each time, each naming its pod.
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < 120; i++) {
+      recorder.normal(pod("p"), "SuccessfulCreate", "Created pods: new-" + i);
+      recorder.normal(pod("p"), "SuccessfulDelete", "Deleted pods: old-" + i);
+      names.add("new-" + i);
+      names.add("old-" + i);
+      clock.advance(Duration.ofSeconds(5));
+    }
+    int during = sink.writes;
+    clock.advance(EventRecorders.DEFAULT_REFILL.multipliedBy(2));
+
+    // client-go's spam filter lets 25 + 2 through in 10 minutes (and drops the rest); with a 10-s
+    // refill this was 70 writes.
+    assertThat(during).isLessThanOrEqualTo(22);
+    String told = String.join(" ", sink.events.values().stream().map(Event::getMessage).toList());
+    assertThat(names).allSatisfy(name -> assertThat(told).contains(name));
+  }
+
+  @Test
   void throttledRecords_areKeptAndWrittenTogether() {
     for (int i = 0; i < EventRecorders.DEFAULT_BURST; i++) {
       recorder.warning(pod("p"), "Reason" + i, "spends a write token");

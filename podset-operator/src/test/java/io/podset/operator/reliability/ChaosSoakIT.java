@@ -83,8 +83,9 @@ class ChaosSoakIT {
   static final Duration CONVERGENCE_BOUND = Duration.ofSeconds(120);
 
   /**
-   * How long the operator must have made no write before the steady state is observed: longer than
-   * the Event recorder's per-object refill (10 s), which may still flush counts of earlier events.
+   * How long the operator must have made no pod or PodSet write before the steady state is
+   * observed. Events are left out: the recorder may still flush counts of earlier ones up to its
+   * per-object refill (60 s) later.
    */
   static final Duration QUIET = Duration.ofSeconds(11);
 
@@ -366,6 +367,16 @@ class ChaosSoakIT {
             failedWrites));
     report.append("operator writes during faults by kind: ").append(faultMeter.byKind());
     report.append('\n');
+    report.append("operator writes during faults by outcome: ").append(faultMeter.byOutcome());
+    report.append('\n');
+    report.append(
+        String.format(
+            "operator writes per driver change during faults: %.2f (%d changes); single-object"
+                + " reads during faults: %s; until quiet: %s%n",
+            (double) faultWrites / Math.max(1, driver.changes()),
+            driver.changes(),
+            faultMeter.gets(),
+            convergenceMeter.gets()));
     report.append(
         String.format(
             "operator from the end of the faults until quiet (%.1f s): %d writes (bound %d;"
@@ -487,6 +498,10 @@ class ChaosSoakIT {
     private long failedWrites;
     // "verb resource[/subresource]" -> {answered 2xx, refused or failed}
     private final Map<String, long[]> byKind = new java.util.TreeMap<>();
+    // "verb resource[/subresource]" -> outcome (see outcome(r)) -> writes
+    private final Map<String, Map<String, Long>> byOutcome = new java.util.TreeMap<>();
+    // "get resource" -> reads of one object (the confirming GETs among them)
+    private final Map<String, Long> gets = new java.util.TreeMap<>();
     private Duration longestWrite = Duration.ZERO;
     private long lastReadNanos = System.nanoTime();
 
@@ -512,6 +527,9 @@ class ChaosSoakIT {
           continue;
         }
         requests++;
+        if ("get".equals(r.verb())) {
+          gets.merge("get " + r.resource(), 1L, Long::sum);
+        }
         if (!r.isWrite()) {
           continue;
         }
@@ -523,6 +541,9 @@ class ChaosSoakIT {
         String kind =
             r.verb() + " " + r.resource() + (r.subresource() == null ? "" : "/" + r.subresource());
         byKind.computeIfAbsent(kind, k -> new long[2])[r.status() >= 300 ? 1 : 0]++;
+        byOutcome
+            .computeIfAbsent(kind, k -> new java.util.LinkedHashMap<>())
+            .merge(outcome(r), 1L, Long::sum);
         if (r.status() >= 300) {
           failedWrites++;
         } else if ("pods".equals(r.resource()) && r.subresource() == null) {
@@ -573,6 +594,48 @@ class ChaosSoakIT {
                   .append(counts[1])
                   .append(" failed"));
       return out.toString();
+    }
+
+    /**
+     * What a write met: {@code 2xx}, {@code 409} (injected or a real conflict, told apart), {@code
+     * 429}, {@code 5xx}, another status ({@code 404}, {@code 422}, ...), or {@code no answer}.
+     */
+    private static String outcome(RequestRecord r) {
+      int status = r.status();
+      if (status < 100) {
+        return "no answer";
+      }
+      if (status < 300) {
+        return "2xx";
+      }
+      if (status == 409) {
+        return r.fault() == null ? "409 real" : "409 injected";
+      }
+      if (status >= 500) {
+        return "5xx";
+      }
+      return Integer.toString(status);
+    }
+
+    /** The writes by kind and outcome: {@code create pods: 120 2xx, 20 429, 10 5xx; ...}. */
+    String byOutcome() {
+      StringBuilder out = new StringBuilder();
+      byOutcome.forEach(
+          (kind, outcomes) -> {
+            out.append(out.isEmpty() ? "" : "; ").append(kind).append(':');
+            outcomes.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .forEach(e -> out.append(' ').append(e.getValue()).append(' ').append(e.getKey()));
+          });
+      return out.toString();
+    }
+
+    /** The reads of single objects by resource: {@code get podsets 90, ...}. */
+    String gets() {
+      StringBuilder out = new StringBuilder();
+      gets.forEach(
+          (kind, n) -> out.append(out.isEmpty() ? "" : ", ").append(kind).append(' ').append(n));
+      return out.isEmpty() ? "none" : out.toString();
     }
 
     /** The longest time from a write's arrival to its answer (injected latency included). */
