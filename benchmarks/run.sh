@@ -24,8 +24,10 @@
 # ours-warm: the same after one unmeasured round in its JVM, what the JIT of a fresh JVM costs) on a
 # SimulatedCluster, one contender per fresh cluster, and writes results/<mode>-cluster.md
 # (CLUSTER_CONTENDERS="ours ours-warm" runs only those, in that order; CLUSTER_SIZES="100 300" and
-# CLUSTER_REPEATS=1 override the sizes and repeats; CLUSTER_KEEP=1 keeps each run's audit log and
-# operator log, CONTENDER_JAVA_OPTS applies to the operator's JVM).
+# CLUSTER_REPEATS=1 override the sizes and repeats; CLUSTER_KEEP=1 keeps each run's audit log,
+# operator log and operator-threads.md: the operator JVM's CPU per phase by thread kind (JIT
+# compilers, collector, event loops, workers) and the phase's pod events; CONTENDER_JAVA_OPTS
+# applies to the operator's JVM).
 #
 # For profiling: CONVERGE_CONTENDERS="ours josdk" (LATENCY_CONTENDERS, INFORMER_CONTENDERS
 # likewise) runs only those contenders (converge: ours josdk seed-loop floor; floor is no
