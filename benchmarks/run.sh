@@ -24,8 +24,11 @@
 # ours-warm: the same after one unmeasured round in its JVM, what the JIT of a fresh JVM costs) on a
 # SimulatedCluster, one contender per fresh cluster, and writes results/<mode>-cluster.md
 # (CLUSTER_CONTENDERS="ours ours-warm" runs only those, in that order; CLUSTER_SIZES="100 300" and
-# CLUSTER_REPEATS=1 override the sizes and repeats; CLUSTER_KEEP=1 keeps each run's audit log and
-# operator log, CONTENDER_JAVA_OPTS applies to the operator's JVM).
+# CLUSTER_REPEATS=1 override the sizes and repeats; CLUSTER_KEEP=1 keeps each run's audit log,
+# operator log and operator-threads.md: the operator JVM's CPU per phase by thread kind (JIT
+# compilers, collector, event loops, workers) and the phase's pod events. The operator's JVM gets
+# deploy/operator.yaml's JVM options (JAVA_TOOL_OPTIONS, the container's CPU and memory limits),
+# then CONTENDER_JAVA_OPTS, which win: -XX:TieredStopAtLevel=4 measures it with the C2 compiler).
 #
 # For profiling: CONVERGE_CONTENDERS="ours josdk" (LATENCY_CONTENDERS, INFORMER_CONTENDERS
 # likewise) runs only those contenders (converge: ours josdk seed-loop floor; floor is no
@@ -425,7 +428,9 @@ if has_area cluster; then
     echo "API calls from the audit log. Rows marked INVALID: processes outside the run used more than"
     echo "a quarter of a CPU on average while it ran. Ours runs on a controller manager with the equal"
     echo "limits (its garbage collector deletes our pods); ours-warm is ours after one unmeasured round"
-    echo "of the same work in the same operator JVM."
+    echo "of the same work in the same operator JVM. Ours is the operator's jar in its own JVM with the"
+    echo "JVM options of deploy/operator.yaml: its JAVA_TOOL_OPTIONS ($(sed -n 's/^ *value: "\(-XX:.*\)"$/\1/p' deploy/operator.yaml))"
+    echo "and its container's limits as -XX:ActiveProcessorCount and -XX:MaxRAM."
     echo
     echo "| contender | N | phase | wall s | contender CPU s | apiserver CPU s | etcd CPU s | API calls | load |"
     echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"

@@ -95,9 +95,13 @@ public final class ClusterConverge {
               : AuditCounts.userAgentContaining(auditLog, "replicaset-controller");
       PodCounts pods = new PodCounts();
       SharedIndexInformer<Pod> informer = admin.pods().inNamespace(NAMESPACE).inform(pods);
+      OperatorThreads threads =
+          OperatorThreads.start(operator, ClusterProcesses.sample(operator), pods.events());
       if (contender.equals("ours-warm")) {
+        long warmStart = System.nanoTime();
         warmUp(admin, n, pods);
         Phase.awaitSettled(counter);
+        threads.round("warm-up round (unmeasured: create, then delete)", warmStart);
       }
       ClusterProcesses.Sample before = ClusterProcesses.sample(operator);
       AuditCounts.Mark auditBefore = AuditCounts.mark(auditLog);
@@ -108,13 +112,16 @@ public final class ClusterConverge {
       long created = System.nanoTime();
       awaitCount("all " + 3 * n + " pods Ready", () -> pods.ready(), c -> c >= 3 * n);
       long ready = System.nanoTime();
+      threads.ended();
       Phase create =
           Phase.of("create", before, auditBefore, operator, auditLog, counter, t0, ready);
+      threads.phase(create, t0);
 
       long t1 = System.nanoTime();
       Parallel.forEachIndex(n, 8, i -> scale(admin, ours, "obj-" + i, 5));
       awaitCount("all " + 5 * n + " pods Ready", () -> pods.ready(), c -> c >= 5 * n);
       long scaled = System.nanoTime();
+      threads.ended();
       Phase scale =
           Phase.of(
               "scale to 5",
@@ -125,11 +132,13 @@ public final class ClusterConverge {
               counter,
               t1,
               scaled);
+      threads.phase(scale, t1);
 
       long t2 = System.nanoTime();
       Parallel.forEachIndex(n, 8, i -> delete(admin, ours, "obj-" + i));
       awaitCount("no pod left", () -> pods.existing(), c -> c == 0);
       long deleted = System.nanoTime();
+      threads.ended();
       Phase delete =
           Phase.of(
               "delete",
@@ -140,6 +149,11 @@ public final class ClusterConverge {
               counter,
               t2,
               deleted);
+      threads.phase(delete, t2);
+      threads.close();
+      if (System.getenv("CLUSTER_KEEP") != null) {
+        threads.write(dir.resolve("operator-threads.md"));
+      }
       informer.close();
 
       double loadAtEnd = ClusterProcesses.loadAverage();
@@ -173,7 +187,8 @@ public final class ClusterConverge {
       if (System.getenv("CLUSTER_KEEP") == null) {
         deleteRecursively(dir);
       } else {
-        System.err.println("kept the run's directory (audit log, operator log): " + dir);
+        System.err.println(
+            "kept the run's directory (audit log, operator log, operator-threads.md): " + dir);
       }
     }
   }
@@ -303,23 +318,34 @@ public final class ClusterConverge {
     }
   }
 
-  /** Counts the namespace's pods from an informer: existing, live (created) and Ready. */
+  /**
+   * Counts the namespace's pods from an informer: existing, live (created) and Ready; and the pod
+   * events, which every contender's pod informer receives too ({@link #events}).
+   */
   private static final class PodCounts implements ResourceEventHandler<Pod> {
     private final Map<String, Pod> pods = new ConcurrentHashMap<>();
+    private final PodEventCounts events = new PodEventCounts();
 
     @Override
     public void onAdd(Pod pod) {
       pods.put(pod.getMetadata().getName(), pod);
+      events.added();
     }
 
     @Override
     public void onUpdate(Pod oldPod, Pod pod) {
       pods.put(pod.getMetadata().getName(), pod);
+      events.updated(oldPod, pod);
     }
 
     @Override
     public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
       pods.remove(pod.getMetadata().getName());
+      events.deleted();
+    }
+
+    PodEventCounts events() {
+      return events;
     }
 
     int existing() {

@@ -46,7 +46,10 @@ final class ClusterProcesses {
     }
   }
 
-  /** Our operator's jar in its own JVM, as a user runs it (admin kubeconfig, defaults). */
+  /**
+   * Our operator's jar in its own JVM, as a user runs it (admin kubeconfig, default options, the
+   * JVM options of deploy/operator.yaml: {@link DeployedJvm}).
+   */
   record Operator(Process process, Path log) implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
@@ -86,6 +89,10 @@ final class ClusterProcesses {
     Path log = dir.resolve("operator.log");
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // As deploy/operator.yaml runs it: its JAVA_TOOL_OPTIONS and what its container's limits make
+    // the JVM choose (on 2 CPUs and 23 GB the JVM picked G1, two compiler threads and a 6-GB
+    // heap; the Deployment's 1 CPU and 512Mi give the serial collector and a 384-MB heap).
+    command.addAll(DeployedJvm.options());
     // As run.sh does for every contender JVM: extra options for profiling (e.g. JFR).
     String javaOptions = System.getenv().getOrDefault("CONTENDER_JAVA_OPTS", "").trim();
     if (!javaOptions.isEmpty()) {

@@ -65,6 +65,28 @@ class AuditCountsTest {
   }
 
   @Test
+  void requests_leaveOutTheContendersLagProbes_whichNeverStop() throws Exception {
+    Path log = dir.resolve("audit.log");
+    String probe =
+        "{\"stage\":\"ResponseComplete\",\"verb\":\"list\",\"userAgent\":\"%s\","
+            + "\"requestURI\":\"%s\",\"objectRef\":{\"resource\":\"pods\"}}";
+    Files.write(
+        log,
+        List.of(
+            String.format(probe, OPERATOR, "/api/v1/pods?limit=1"),
+            String.format(probe, OPERATOR, "/apis/app.example.com/v1alpha1/podsets?limit=1"),
+            // The informer's own list is work of the phase.
+            String.format(probe, OPERATOR, "/api/v1/pods?limit=500&resourceVersion=0"),
+            event(OPERATOR, "create", "pods", "a")));
+    AuditCounts.Counter counter = AuditCounts.userAgentContaining(log, "podset-operator");
+
+    assertThat(counter.requests()).isEqualTo(2);
+    // The table still counts them: they are the contender's requests.
+    assertThat(counter.between(new AuditCounts.Mark(0), AuditCounts.mark(log)))
+        .isEqualTo(Map.of("list pods", 3, "create pods", 1));
+  }
+
+  @Test
   void watchOrListSeen_needsAWatchOrListOfThatResourceByThatAgent() throws Exception {
     Path log = dir.resolve("audit.log");
     Files.write(
