@@ -94,7 +94,7 @@ if [[ $mode == quick ]]; then
   jmh_opts=(-f 1 -wi 2 -w 500ms -i 3 -r 500ms)
   wq_adds_dedup=1000000 wq_adds_unique=300000 wq_warm=1 wq_rounds=3
   go_opts=(-count 3 -benchtime 500ms)
-  api_repeats=1 api_seconds=2 api_rounds=2 api_startups=5
+  api_repeats=1 api_seconds=2 api_rounds=2 api_startups=5 write_per_round=2000 write_rounds=5
   # Smaller sizes and shorter phases than the full run, but still 3 fresh JVMs per contender,
   # interleaved and rotated, so that no figure is one contender's single run.
   informer_sizes=(10000) informer_repeats=${INFORMER_REPEATS:-3}
@@ -106,7 +106,7 @@ else
   jmh_opts=(-f 3 -wi 3 -w 2s -i 5 -r 2s)
   wq_adds_dedup=4000000 wq_adds_unique=1000000 wq_warm=3 wq_rounds=7
   go_opts=(-count 7 -benchtime 2s)
-  api_repeats=3 api_seconds=5 api_rounds=3 api_startups=10
+  api_repeats=3 api_seconds=5 api_rounds=3 api_startups=10 write_per_round=5000 write_rounds=7
   informer_sizes=(10000 50000) informer_repeats=${INFORMER_REPEATS:-3}
   converge_podsets=1000 converge_repeats=3
   cluster_sizes=(100 300 1000) cluster_repeats=2
@@ -314,6 +314,13 @@ if has_area apiserver; then
       stop_server
     done
   done
+  # The fake's own cost per write (server-thread CPU and allocation, a watch open) and its heap per
+  # stored pod: ours only, server and client in one JVM (WriteCost).
+  log "API server: ours, CPU and allocation per write"
+  check_quiet 'apiserver\.write_cpu\..*'
+  java -Xmx4g -XX:+UseG1GC -cp "$cp" io.podset.benchmarks.apiserver.WriteCost \
+    "$write_per_round" "$write_rounds" >>"$raw/apiserver-write-cost.txt"
+  grep "^RESULT" "$raw/apiserver-write-cost.txt" >&2
 fi
 
 # Untimed full lists (one whole, one in pages of 500, as the contenders ask), so that no contender

@@ -38,8 +38,11 @@ public final class Validity {
           Need.of("informer\\.operator_sync_(time|cpu)\\..*", "server_warmed", "quiet_machine"),
           Need.of("operator\\.converge_(time|cpu|write_rate)\\..*", "quiet_machine"),
           Need.of("workqueue\\.(?!.*\\.alloc$).*", "quiet_machine"),
-          // The server's heap per stored object is memory: it needs nothing.
-          Need.of("apiserver\\.(?!stored_per_object\\.).*", "quiet_machine"));
+          // The server's heap per stored object and its allocation per write are memory: they
+          // need nothing.
+          Need.of(
+              "apiserver\\.(?!stored_per_object\\.|watched_heap_per_object|write_alloc\\.).*",
+              "quiet_machine"));
 
   /** One measured value with the conditions checked where it was measured. */
   public record Sample(ResultLine result, List<Condition> conditions) {

@@ -37,6 +37,16 @@ public final class RawHttp implements AutoCloseable {
    * @throws IllegalStateException on an error status or an I/O failure
    */
   public int send(String method, String path, byte[] body) {
+    return send(method, path, "application/json", body);
+  }
+
+  /**
+   * Sends one request with a body of {@code contentType} (a patch's) and reads its response.
+   *
+   * @return the response status
+   * @throws IllegalStateException on an error status or an I/O failure
+   */
+  public int send(String method, String path, String contentType, byte[] body) {
     try {
       if (socket == null) {
         connect();
@@ -52,7 +62,9 @@ public final class RawHttp implements AutoCloseable {
               .append(port)
               .append("\r\nAccept: application/json\r\n");
       if (body != null) {
-        head.append("Content-Type: application/json\r\nContent-Length: ")
+        head.append("Content-Type: ")
+            .append(contentType)
+            .append("\r\nContent-Length: ")
             .append(body.length)
             .append("\r\n");
       }

@@ -13,7 +13,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The message types of the Kubernetes API's protobuf encoding, from the descriptor set the build
@@ -26,10 +28,15 @@ public final class ProtobufSchemas {
   private static final String POINTERS = "kubernetes-pointer-fields.txt";
   private static final String INLINE = "kubernetes-inline-fields.txt";
   private static final String UNKNOWN = "k8s.io.apimachinery.pkg.runtime.Unknown";
+  private static final int MAX_CACHED = 1024;
 
   // Immutable after construction: "version/Kind" -> the messages of that name in that version.
   private final Map<String, List<Descriptor>> byVersionAndKind = new HashMap<>();
   private final Descriptor unknown;
+  // "apiVersion kind" -> its message (at most MAX_CACHED): looked up on every write of a
+  // built-in kind.
+  private final ConcurrentHashMap<String, Optional<Descriptor>> messages =
+      new ConcurrentHashMap<>();
   // Immutable after construction: full names of the fields that are pointers in the Go types.
   private final Set<String> pointers;
   // Immutable after construction: full names of the fields embedded in their Go struct.
@@ -92,20 +99,33 @@ public final class ProtobufSchemas {
    * core} for the legacy group) picks among same-named kinds such as core and events.k8s.io Event.
    */
   public Descriptor message(String apiVersion, String kind) {
+    String key = apiVersion + " " + kind;
+    Optional<Descriptor> known = messages.get(key);
+    if (known == null) {
+      known = find(apiVersion, kind);
+      // Bounded: the pairs come from request bodies too.
+      if (messages.size() < MAX_CACHED) {
+        messages.put(key, known);
+      }
+    }
+    return known.orElse(null);
+  }
+
+  private Optional<Descriptor> find(String apiVersion, String kind) {
     int slash = apiVersion.indexOf('/');
     String group = slash < 0 ? "" : apiVersion.substring(0, slash);
     String version = apiVersion.substring(slash + 1);
     List<Descriptor> candidates = byVersionAndKind.get(version + "/" + kind);
     if (candidates == null) {
-      return null;
+      return Optional.empty();
     }
     String label = group.isEmpty() ? "core" : group.split("\\.", 2)[0];
     for (Descriptor candidate : candidates) {
       if (packageGroup(candidate.getFile().getPackage()).equals(label)) {
-        return candidate;
+        return Optional.of(candidate);
       }
     }
-    return candidates.size() == 1 ? candidates.get(0) : null;
+    return candidates.size() == 1 ? Optional.of(candidates.get(0)) : Optional.empty();
   }
 
   // k8s.io.api.apps.v1 -> apps; k8s.io.apimachinery.pkg.apis.meta.v1 -> meta.

@@ -1,5 +1,6 @@
 package io.podset.testkit.internal.http;
 
+import io.netty.buffer.Unpooled;
 import io.podset.testkit.internal.resource.StatusError;
 import io.podset.testkit.internal.watch.WatchFrame;
 import io.podset.testkit.internal.watch.WatchSink;
@@ -124,7 +125,8 @@ public final class HttpFrontend implements Handler<HttpServerRequest> {
     http.setStatusCode(response.status());
     http.putHeader("Content-Type", response.contentType());
     response.headers().forEach(http::putHeader);
-    http.end(Buffer.buffer(response.body()));
+    // Over the body, not a copy of it: the body is never modified once answered.
+    http.end(Buffer.buffer(Unpooled.wrappedBuffer(response.body())));
   }
 
   /** Sends the headers and the first bytes of the body, then breaks the connection. */

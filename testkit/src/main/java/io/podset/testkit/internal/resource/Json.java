@@ -1,5 +1,6 @@
 package io.podset.testkit.internal.resource;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,6 +13,16 @@ import java.io.UncheckedIOException;
 public final class Json {
 
   public static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /**
+   * Parses request bodies without Jackson's shared table of field names. Bodies name fields nobody
+   * named before (managedFields keys carry names and uids: {@code k:{"name":"kube-api-access-…"}}),
+   * and each such parse copied the whole table before adding its name, and grew it until it reset:
+   * 0.3 to 1 MB allocated per pod create, growing with the pods created.
+   */
+  private static final ObjectMapper BODIES =
+      new ObjectMapper(
+          JsonFactory.builder().disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES).build());
 
   private Json() {}
 
@@ -28,7 +39,7 @@ public final class Json {
   }
 
   public static JsonNode parse(byte[] body) throws IOException {
-    return MAPPER.readTree(body);
+    return BODIES.readTree(body);
   }
 
   public static <T> T convert(Object value, Class<T> type) {

@@ -75,15 +75,23 @@ public final class ObjectMeta {
    */
   public static boolean specChanged(
       ObjectNode before, ObjectNode after, boolean statusSubresource) {
-    ObjectNode a = before.deepCopy();
-    ObjectNode b = after.deepCopy();
-    a.remove("metadata");
-    b.remove("metadata");
-    if (statusSubresource) {
-      a.remove("status");
-      b.remove("status");
+    // Field by field, without copying either object.
+    return differsBesides(before, after, statusSubresource)
+        || differsBesides(after, before, statusSubresource);
+  }
+
+  /** Whether a field of {@code a} (other than metadata, and status if left out) differs in b. */
+  private static boolean differsBesides(ObjectNode a, ObjectNode b, boolean statusSubresource) {
+    for (Map.Entry<String, JsonNode> e : a.properties()) {
+      String field = e.getKey();
+      if (field.equals("metadata") || (statusSubresource && field.equals("status"))) {
+        continue;
+      }
+      if (!e.getValue().equals(b.get(field))) {
+        return true;
+      }
     }
-    return !a.equals(b);
+    return false;
   }
 
   /** The stored object as served at {@code type}'s version (custom resources only differ). */

@@ -39,17 +39,21 @@ final class FrozenJson {
   static final int MAX_NAMES = 1 << 16;
   static final int MAX_TEXTS = 1 << 16;
   static final int MAX_TEXT_LENGTH = 64;
+  static final int MAX_PARTS = 1 << 16;
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final ConcurrentHashMap<String, String> NAMES = new ConcurrentHashMap<>();
   private static final ConcurrentHashMap<String, TextNode> TEXTS = new ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<JsonNode, JsonNode> PARTS = new ConcurrentHashMap<>();
   private static final ObjectNode EMPTY = new Frozen(new ArrayFields(new Object[0]));
 
   private FrozenJson() {}
 
   /** A frozen copy of {@code node} (itself when it is frozen already). */
   static ObjectNode freeze(ObjectNode node) {
-    return (ObjectNode) freezeNode(node);
+    // The object itself is not shared (it is one of a kind: its name and resourceVersion); its
+    // parts are.
+    return node instanceof Frozen ? node : freezeObject(node);
   }
 
   /** Whether {@code node} is a frozen object (its fields cannot change). */
@@ -59,36 +63,54 @@ final class FrozenJson {
 
   private static JsonNode freezeNode(JsonNode node) {
     if (node instanceof ObjectNode object) {
-      if (isFrozen(object)) {
-        return object;
-      }
-      int size = object.size();
-      if (size == 0) {
-        return EMPTY;
-      }
-      if (size > MAX_ARRAY_FIELDS) {
-        Map<String, JsonNode> fields = new LinkedHashMap<>((int) (size / 0.75f) + 1);
-        object.properties().forEach(e -> fields.put(name(e.getKey()), freezeNode(e.getValue())));
-        return new Frozen(Collections.unmodifiableMap(fields));
-      }
-      Object[] keysAndValues = new Object[2 * size];
-      int i = 0;
-      for (Map.Entry<String, JsonNode> e : object.properties()) {
-        keysAndValues[i++] = name(e.getKey());
-        keysAndValues[i++] = freezeNode(e.getValue());
-      }
-      return new Frozen(new ArrayFields(keysAndValues));
+      return object instanceof Frozen ? object : shared(freezeObject(object));
     }
     if (node instanceof ArrayNode array) {
+      if (array instanceof FrozenArray) {
+        return array;
+      }
       List<JsonNode> elements = new ArrayList<>(array.size());
       array.forEach(element -> elements.add(freezeNode(element)));
-      return new ArrayNode(NODES, List.copyOf(elements));
+      return shared(new FrozenArray(List.copyOf(elements)));
     }
     if (node instanceof TextNode text) {
       return text(text);
     }
     // Numbers, booleans and null are immutable already.
     return node;
+  }
+
+  private static ObjectNode freezeObject(ObjectNode object) {
+    int size = object.size();
+    if (size == 0) {
+      return EMPTY;
+    }
+    if (size > MAX_ARRAY_FIELDS) {
+      Map<String, JsonNode> fields = new LinkedHashMap<>((int) (size / 0.75f) + 1);
+      object.properties().forEach(e -> fields.put(name(e.getKey()), freezeNode(e.getValue())));
+      return new Frozen(Collections.unmodifiableMap(fields));
+    }
+    Object[] keysAndValues = new Object[2 * size];
+    int i = 0;
+    for (Map.Entry<String, JsonNode> e : object.properties()) {
+      keysAndValues[i++] = name(e.getKey());
+      keysAndValues[i++] = freezeNode(e.getValue());
+    }
+    return new Frozen(new ArrayFields(keysAndValues));
+  }
+
+  /**
+   * The one frozen copy of a part of a stored object (an object or a list inside it). Parts repeat
+   * across objects and their versions: the labels, owner references, containers' resources,
+   * tolerations and conditions of pods of one template, and most of every managedFields entry (it
+   * names fields, not values); a stored pod shares most of its nodes. Built bottom-up, so a part's
+   * own parts are shared already and comparing two is shallow. The first {@value #MAX_PARTS}
+   * distinct parts seen in the JVM are kept (those repeated in every object are among them), any
+   * other stays as it is. Equal frozen trees are interchangeable: nothing tells stored parts apart
+   * by identity.
+   */
+  private static JsonNode shared(JsonNode frozen) {
+    return frozen == EMPTY ? frozen : canonical(PARTS, MAX_PARTS, frozen, frozen);
   }
 
   /**
@@ -112,7 +134,7 @@ final class FrozenJson {
   }
 
   /** The value kept for {@code key}, keeping {@code value} if none is and there is room. */
-  private static <V> V canonical(ConcurrentHashMap<String, V> kept, int max, String key, V value) {
+  private static <K, V> V canonical(ConcurrentHashMap<K, V> kept, int max, K key, V value) {
     V known = kept.get(key);
     if (known != null || kept.size() >= max) {
       return known != null ? known : value;
@@ -128,8 +150,49 @@ final class FrozenJson {
   private static final class Frozen extends ObjectNode {
     private static final long serialVersionUID = 1L;
 
+    // The fields' hash (ObjectNode's), computed on first use (0: not yet; a benign race: equal
+    // values): sharing parts hashes every part, and a part's hash is made of its parts'.
+    private transient int hash;
+
     Frozen(Map<String, JsonNode> fields) {
       super(NODES, fields);
+    }
+
+    @Override
+    public int hashCode() {
+      if (hash == 0) {
+        hash = super.hashCode();
+      }
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return super.equals(o);
+    }
+  }
+
+  /** A frozen list: an ordinary {@link ArrayNode} over an immutable list, its hash kept. */
+  private static final class FrozenArray extends ArrayNode {
+    private static final long serialVersionUID = 1L;
+
+    // As Frozen's.
+    private transient int hash;
+
+    FrozenArray(List<JsonNode> elements) {
+      super(NODES, elements);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = hash == 0 ? super.hashCode() : hash;
+      hash = h;
+      return h;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return super.equals(o);
     }
   }
 
@@ -163,6 +226,21 @@ final class FrozenJson {
     @Override
     public int size() {
       return keysAndValues.length / 2;
+    }
+
+    /** As {@link AbstractMap#hashCode}, without an entry per field. */
+    @Override
+    public int hashCode() {
+      int h = 0;
+      for (int i = 0; i < keysAndValues.length; i += 2) {
+        h += keysAndValues[i].hashCode() ^ keysAndValues[i + 1].hashCode();
+      }
+      return h;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return super.equals(o);
     }
 
     @Override

@@ -7,8 +7,8 @@ import java.util.Objects;
 
 /**
  * One committed change, kept in the store's history for watch resumption and consistent lists.
- * Objects are never mutated after they are stored; the JSON of the object, and the watch event
- * carrying it, are computed once and shared by every watch that sends them.
+ * Objects are never mutated after they are stored; the watch event carrying the object's JSON is
+ * computed once and shared by every watch that sends it and every GET that serves it.
  */
 public final class StoredEvent {
 
@@ -25,9 +25,9 @@ public final class StoredEvent {
   private final String key;
   private final ObjectNode object;
   private final ObjectNode previous;
-  // Guarded by this: the serialized object, computed on first use.
-  private byte[] objectJson;
-  // Guarded by this: the watch event of this change's own type, computed on first use.
+  // Guarded by this: the watch event of this change's own type, computed on first use; the one
+  // serialized form of the object kept (its JSON is read back out of it), so that a stored pod
+  // keeps its bytes once, not as object, event line and buffer.
   private WatchFrame frame;
 
   /**
@@ -77,17 +77,24 @@ public final class StoredEvent {
     return previous;
   }
 
-  public synchronized byte[] objectJson() {
-    if (objectJson == null) {
-      objectJson = Json.bytes(object);
-    }
-    return objectJson;
+  /** The serialized object (a copy of the bytes {@link #frame} keeps). */
+  public byte[] objectJson() {
+    return frame().object();
+  }
+
+  /**
+   * The serialized object if it was serialized already (a watch sent this change, or a GET served
+   * it), else null: a write's answer shares those bytes instead of serializing the object again,
+   * without making every write keep its bytes when no watch needs them.
+   */
+  public synchronized byte[] objectJsonIfSerialized() {
+    return frame == null ? null : frame.object();
   }
 
   /** The watch event {@code {"type":<this type>,"object":<objectJson>}}, shared by all watches. */
   public synchronized WatchFrame frame() {
     if (frame == null) {
-      frame = WatchFrame.of(type.name(), objectJson());
+      frame = WatchFrame.of(type.name(), Json.bytes(object));
     }
     return frame;
   }

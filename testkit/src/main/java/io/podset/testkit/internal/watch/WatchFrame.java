@@ -1,5 +1,6 @@
 package io.podset.testkit.internal.watch;
 
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -7,8 +8,10 @@ import java.util.Objects;
 
 /**
  * One serialized watch event ({@code {"type":...,"object":...}}), built once and shared by every
- * watch that sends it: the JSON line of chunked streams, its text for WebSocket messages and its
- * Vert.x buffer are each computed at most once, on first use. Immutable and thread-safe.
+ * watch that sends it: the JSON line of chunked streams, a Vert.x buffer over it (no copy) and its
+ * text for WebSocket messages (computed at most once, on first use). A frame of {@link #of} also
+ * gives back the object's JSON ({@link #object}), so whoever keeps the frame need not keep that
+ * too. Immutable and thread-safe.
  */
 public final class WatchFrame {
 
@@ -19,12 +22,15 @@ public final class WatchFrame {
   /** The event as one JSON line, newline included. */
   private final byte[] line;
 
-  // Derived forms, each set once by the first thread to need it (a benign race: equal values).
-  private volatile String text;
-  private volatile Buffer buffer;
+  /** Where the object's JSON starts in {@link #line} (it ends before the suffix); -1: unknown. */
+  private final int objectStart;
 
-  private WatchFrame(byte[] line) {
+  // Derived form, set once by the first thread to need it (a benign race: equal values).
+  private volatile String text;
+
+  private WatchFrame(byte[] line, int objectStart) {
     this.line = line;
+    this.objectStart = objectStart;
   }
 
   /** The frame of an event of {@code type} (ADDED, MODIFIED, ...) carrying {@code objectJson}. */
@@ -43,9 +49,10 @@ public final class WatchFrame {
     at = put(line, at, TYPE_PREFIX);
     at = put(line, at, typeBytes);
     at = put(line, at, OBJECT_PREFIX);
+    int objectStart = at;
     at = put(line, at, objectJson);
     put(line, at, SUFFIX);
-    return new WatchFrame(line);
+    return new WatchFrame(line, objectStart);
   }
 
   /**
@@ -55,11 +62,11 @@ public final class WatchFrame {
   public static WatchFrame ofLine(byte[] jsonLine) {
     Objects.requireNonNull(jsonLine, "jsonLine");
     if (jsonLine.length > 0 && jsonLine[jsonLine.length - 1] == '\n') {
-      return new WatchFrame(jsonLine.clone());
+      return new WatchFrame(jsonLine.clone(), -1);
     }
     byte[] line = Arrays.copyOf(jsonLine, jsonLine.length + 1);
     line[jsonLine.length] = '\n';
-    return new WatchFrame(line);
+    return new WatchFrame(line, -1);
   }
 
   private static int put(byte[] target, int at, byte[] part) {
@@ -82,14 +89,24 @@ public final class WatchFrame {
     return result;
   }
 
-  /** The JSON line as a Vert.x buffer; Vert.x writes a slice of it, so one buffer serves all. */
+  /**
+   * The JSON line as a Vert.x buffer over the line itself, not a copy (a stored change keeps its
+   * frame: a copy would double what it keeps); Vert.x writes an unreleasable slice of it.
+   */
   public Buffer buffer() {
-    Buffer result = buffer;
-    if (result == null) {
-      result = Buffer.buffer(line);
-      buffer = result;
+    return Buffer.buffer(Unpooled.wrappedBuffer(line));
+  }
+
+  /**
+   * A copy of the object's JSON inside a frame of {@link #of}.
+   *
+   * @throws IllegalStateException for a frame of {@link #ofLine}
+   */
+  public byte[] object() {
+    if (objectStart < 0) {
+      throw new IllegalStateException("a frame of a whole line does not know its object");
     }
-    return result;
+    return Arrays.copyOfRange(line, objectStart, line.length - SUFFIX.length);
   }
 
   @Override

@@ -57,7 +57,7 @@ final class BuiltinFields {
         type.custom() ? null : ProtobufSchemas.get().message(type.apiVersion(), type.kind());
     List<String> unknown = new ArrayList<>();
     if (message != null) {
-      prune(message, object, "", true, unknown);
+      prune(message, object, new StringBuilder(), true, unknown);
     }
     return unknown;
   }
@@ -69,46 +69,69 @@ final class BuiltinFields {
       prune(
           ProtobufSchemas.get().message("meta.k8s.io/v1", "ObjectMeta"),
           metadata,
-          "metadata",
+          new StringBuilder("metadata"),
           false,
           unknown);
     }
     return unknown;
   }
 
+  // path: where object is (appended to and cut back while descending, so that a path is only made
+  // into a string for a field that is dropped: the walk visits every field of every write).
   private static void prune(
-      Descriptor message, ObjectNode object, String path, boolean top, List<String> unknown) {
+      Descriptor message,
+      ObjectNode object,
+      StringBuilder path,
+      boolean top,
+      List<String> unknown) {
     Map<String, FieldDescriptor> fields = FIELDS.computeIfAbsent(message, BuiltinFields::index);
-    List<String> drop = new ArrayList<>();
+    List<String> drop = null;
+    int length = path.length();
     for (Map.Entry<String, JsonNode> e : object.properties()) {
       String name = e.getKey();
       if (top && (name.equals("apiVersion") || name.equals("kind"))) {
         continue;
       }
-      String at = path.isEmpty() ? name : path + "." + name;
       FieldDescriptor field = fields.get(name);
-      if (field == null) {
-        drop.add(name);
-        unknown.add(at);
-      } else if (field.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
-        value(field, e.getValue(), at, unknown);
+      if (field == null || field.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
+        if (length > 0) {
+          path.append('.');
+        }
+        path.append(name);
+        if (field == null) {
+          if (drop == null) {
+            drop = new ArrayList<>();
+          }
+          drop.add(name);
+          unknown.add(path.toString());
+        } else {
+          value(field, e.getValue(), path, unknown);
+        }
+        path.setLength(length);
       }
     }
-    object.remove(drop);
+    if (drop != null) {
+      object.remove(drop);
+    }
   }
 
   private static void value(
-      FieldDescriptor field, JsonNode value, String path, List<String> unknown) {
+      FieldDescriptor field, JsonNode value, StringBuilder path, List<String> unknown) {
+    int length = path.length();
     if (field.isMapField()) {
       FieldDescriptor valueField = field.getMessageType().findFieldByName("value");
       if (valueField.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
         for (Map.Entry<String, JsonNode> e : value.properties()) {
-          single(valueField.getMessageType(), e.getValue(), path + "." + e.getKey(), unknown);
+          path.append('.').append(e.getKey());
+          single(valueField.getMessageType(), e.getValue(), path, unknown);
+          path.setLength(length);
         }
       }
     } else if (field.isRepeated()) {
       for (int i = 0; i < value.size(); i++) {
-        single(field.getMessageType(), value.get(i), path + "[" + i + "]", unknown);
+        path.append('[').append(i).append(']');
+        single(field.getMessageType(), value.get(i), path, unknown);
+        path.setLength(length);
       }
     } else {
       single(field.getMessageType(), value, path, unknown);
@@ -116,7 +139,7 @@ final class BuiltinFields {
   }
 
   private static void single(
-      Descriptor message, JsonNode value, String path, List<String> unknown) {
+      Descriptor message, JsonNode value, StringBuilder path, List<String> unknown) {
     if (value instanceof ObjectNode object && !OPAQUE.contains(message.getFullName())) {
       prune(message, object, path, false, unknown);
     }

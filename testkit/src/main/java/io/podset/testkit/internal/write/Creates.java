@@ -121,7 +121,7 @@ final class Creates {
       // Created: a new revision (the store keeps a frozen copy of the candidate), or, dry run,
       // the candidate itself; a taken generated name is neither.
       if (result.changed() || result.object() == candidate) {
-        return ApiResponse.json(201, ObjectMeta.render(type, result.object()));
+        return ObjectWrites.answer(201, type, result);
       }
     }
   }

@@ -22,21 +22,6 @@ import java.util.Set;
  */
 final class FieldPaths {
 
-  private static final Set<String> MERGE_LISTS =
-      Set.of(
-          "containers",
-          "initContainers",
-          "ephemeralContainers",
-          "volumes",
-          "env",
-          "imagePullSecrets",
-          "ports",
-          "volumeMounts",
-          "volumeDevices",
-          "conditions",
-          "ownerReferences",
-          "hostAliases");
-
   private FieldPaths() {}
 
   /**
@@ -111,76 +96,7 @@ final class FieldPaths {
    * annotations and finalizers of its metadata).
    */
   static Set<List<String>> fields(ResourceType type, ObjectNode config, boolean status) {
-    Set<List<String>> result = new LinkedHashSet<>();
-    for (Map.Entry<String, JsonNode> e : config.properties()) {
-      String field = e.getKey();
-      if (field.equals("apiVersion") || field.equals("kind") || field.equals("status") != status) {
-        continue;
-      }
-      if (field.equals("metadata")) {
-        for (String part : List.of("labels", "annotations")) {
-          for (Map.Entry<String, JsonNode> m : e.getValue().path(part).properties()) {
-            result.add(List.of("f:metadata", "f:" + part, "f:" + m.getKey()));
-          }
-        }
-        for (JsonNode f : e.getValue().path("finalizers")) {
-          result.add(List.of("f:metadata", "f:finalizers", "v:" + text(f)));
-        }
-        continue;
-      }
-      collect(type, List.of("f:" + field), field, e.getValue(), result);
-    }
-    return result;
-  }
-
-  private static void collect(
-      ResourceType type, List<String> path, String field, JsonNode value, Set<List<String>> out) {
-    if (value.isObject() && !value.isEmpty()) {
-      for (Map.Entry<String, JsonNode> e : value.properties()) {
-        collect(type, append(path, "f:" + e.getKey()), e.getKey(), e.getValue(), out);
-      }
-      return;
-    }
-    String key = type.custom() ? null : mergeKey(field);
-    if (value.isArray() && key != null && !value.isEmpty()) {
-      for (JsonNode item : value) {
-        if (!item.isObject() || !item.has(key)) {
-          out.add(path);
-          return;
-        }
-      }
-      for (JsonNode item : value) {
-        ObjectNode id = Json.object();
-        id.set(key, item.get(key));
-        List<String> itemPath = append(path, "k:" + text(id));
-        for (Map.Entry<String, JsonNode> e : item.properties()) {
-          collect(type, append(itemPath, "f:" + e.getKey()), e.getKey(), e.getValue(), out);
-        }
-      }
-      return;
-    }
-    out.add(path);
-  }
-
-  private static String mergeKey(String field) {
-    if (!MERGE_LISTS.contains(field)) {
-      return null;
-    }
-    return switch (field) {
-      case "ports" -> "containerPort";
-      case "volumeMounts" -> "mountPath";
-      case "volumeDevices" -> "devicePath";
-      case "conditions" -> "type";
-      case "ownerReferences" -> "uid";
-      case "hostAliases" -> "ip";
-      default -> "name";
-    };
-  }
-
-  private static List<String> append(List<String> path, String segment) {
-    List<String> copy = new ArrayList<>(path);
-    copy.add(segment);
-    return List.copyOf(copy);
+    return new LinkedHashSet<>(FieldLeaves.of(type, config, status).keySet());
   }
 
   /** The value at a FieldsV1 path, or a missing node. */
@@ -201,11 +117,11 @@ final class FieldPaths {
     return true;
   }
 
-  private static String text(JsonNode node) {
+  static String text(JsonNode node) {
     return new String(Json.bytes(node), java.nio.charset.StandardCharsets.UTF_8);
   }
 
-  private static JsonNode parseText(String json) {
+  static JsonNode parseText(String json) {
     try {
       return Json.MAPPER.readTree(json);
     } catch (java.io.IOException e) {
@@ -216,10 +132,11 @@ final class FieldPaths {
   /** The leaf paths of a FieldsV1 document. */
   static Set<List<String>> parse(JsonNode fieldsV1) {
     Set<List<String>> out = new LinkedHashSet<>();
-    parse(fieldsV1, List.of(), out);
+    parse(fieldsV1, new ArrayList<>(), out);
     return out;
   }
 
+  // path: where node is, appended to and cut back while descending (a list is made per leaf).
   private static void parse(JsonNode node, List<String> path, Set<List<String>> out) {
     if (!node.isObject()) {
       return;
@@ -230,11 +147,65 @@ final class FieldPaths {
         continue;
       }
       leaf = false;
-      parse(e.getValue(), append(path, e.getKey()), out);
+      path.add(e.getKey());
+      parse(e.getValue(), path, out);
+      path.remove(path.size() - 1);
     }
     if (leaf && !path.isEmpty()) {
-      out.add(path);
+      out.add(List.copyOf(path));
     }
+  }
+
+  /**
+   * Whether {@code render(parse(fieldsV1))} is {@code fieldsV1} itself, field order included: a
+   * non-empty tree of objects without {@code "."} markers. An entry of such fields that a write
+   * does not touch can be kept as it is.
+   */
+  static boolean canonical(JsonNode fieldsV1) {
+    return fieldsV1.isObject() && !fieldsV1.isEmpty() && objectsOnly(fieldsV1);
+  }
+
+  private static boolean objectsOnly(JsonNode node) {
+    for (Map.Entry<String, JsonNode> e : node.properties()) {
+      if (e.getKey().equals(".") || !e.getValue().isObject() || !objectsOnly(e.getValue())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether the leaf paths of a {@link #canonical} FieldsV1 document ({@link #parse}) hold any of
+   * {@code paths}, found by walking each path rather than parsing the document.
+   */
+  static boolean ownsAny(JsonNode fieldsV1, Set<List<String>> paths) {
+    for (List<String> path : paths) {
+      if (owns(fieldsV1, path)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether the leaf paths of a {@link #canonical} FieldsV1 document hold all of {@code paths}. */
+  static boolean ownsAll(JsonNode fieldsV1, Set<List<String>> paths) {
+    for (List<String> path : paths) {
+      if (!owns(fieldsV1, path)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean owns(JsonNode fieldsV1, List<String> path) {
+    JsonNode node = fieldsV1;
+    for (String segment : path) {
+      node = node.get(segment);
+      if (node == null) {
+        return false;
+      }
+    }
+    return node.isEmpty();
   }
 
   /** A FieldsV1 document of leaf paths. */

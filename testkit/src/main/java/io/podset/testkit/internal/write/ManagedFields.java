@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -58,32 +59,48 @@ final class ManagedFields {
     if (current != null && sent != null && !sent.equals(stored)) {
       return;
     }
-    List<ObjectNode> entries = new ArrayList<>();
     JsonNode base = current == null ? sent : stored;
-    if (base != null) {
-      base.forEach(e -> entries.add((ObjectNode) e.deepCopy()));
-    }
-    Set<List<String>> after = FieldPaths.fields(type, next, status);
-    Set<List<String>> before =
-        current == null ? Set.of() : FieldPaths.fields(type, current, status);
+    Map<List<String>, JsonNode> after = FieldLeaves.of(type, next, status);
+    Map<List<String>, JsonNode> before =
+        current == null ? Map.of() : FieldLeaves.of(type, current, status);
     Set<List<String>> changed = new LinkedHashSet<>();
-    for (List<String> field : after) {
-      if (!before.contains(field)
-          || !FieldPaths.valueAt(current, field).equals(FieldPaths.valueAt(next, field))) {
-        changed.add(field);
+    for (Map.Entry<List<String>, JsonNode> field : after.entrySet()) {
+      JsonNode old = before.get(field.getKey());
+      if (old == null || !old.equals(field.getValue())) {
+        changed.add(field.getKey());
       }
     }
-    Set<List<String>> removed = new LinkedHashSet<>(before);
-    removed.removeAll(after);
+    Set<List<String>> removed = new LinkedHashSet<>(before.keySet());
+    removed.removeAll(after.keySet());
     String subresource = status ? "status" : "";
     ObjectNode mine = null;
     List<ObjectNode> kept = new ArrayList<>();
-    for (ObjectNode entry : entries) {
-      Set<List<String>> owned = FieldPaths.parse(entry.path("fieldsV1"));
+    for (JsonNode existing : base == null ? List.<JsonNode>of() : base) {
       boolean same =
-          entry.path("manager").asText().equals(manager)
-              && entry.path("operation").asText().equals("Update")
-              && entry.path("subresource").asText("").equals(subresource);
+          existing.path("manager").asText().equals(manager)
+              && existing.path("operation").asText().equals("Update")
+              && existing.path("subresource").asText("").equals(subresource);
+      JsonNode fields = existing.path("fieldsV1");
+      if (existing instanceof ObjectNode unchanged
+          && FieldPaths.canonical(fields)
+          && !FieldPaths.ownsAny(fields, removed)
+          && (same ? FieldPaths.ownsAll(fields, changed) : !FieldPaths.ownsAny(fields, changed))) {
+        // An entry whose fields the write leaves as they are: not parsed and rendered again into
+        // the same fields. Another manager's is kept as it is; the writer's own is a new entry
+        // over the same fields, whose time is set below.
+        ObjectNode entry = unchanged;
+        if (same) {
+          entry = Json.object();
+          for (Map.Entry<String, JsonNode> field : unchanged.properties()) {
+            entry.set(field.getKey(), field.getValue());
+          }
+          mine = entry;
+        }
+        kept.add(entry);
+        continue;
+      }
+      ObjectNode entry = (ObjectNode) existing.deepCopy();
+      Set<List<String>> owned = FieldPaths.parse(fields);
       owned.removeAll(removed);
       if (same) {
         owned.addAll(changed);

@@ -49,6 +49,22 @@ public final class ObjectWrites {
         : store.write(storageKey, key, mutation);
   }
 
+  /**
+   * The answer to a write of {@code result}: the object as {@code type} serves it. When a watch
+   * already serialized the change, its bytes are the answer's: the same bytes as serializing the
+   * object a second time, without the cost.
+   */
+  static ApiResponse answer(int status, ResourceType type, ObjectStore.WriteResult result) {
+    ObjectNode object = result.object();
+    if (result.event() != null && type.apiVersion().equals(object.path("apiVersion").asText())) {
+      byte[] json = result.event().objectJsonIfSerialized();
+      if (json != null) {
+        return ApiResponse.json(status, json);
+      }
+    }
+    return ApiResponse.json(status, ObjectMeta.render(type, object));
+  }
+
   static boolean dryRun(ApiRequest request) {
     return DeleteOptions.dryRun(request, Json.object());
   }
@@ -182,6 +198,10 @@ public final class ObjectWrites {
   /** Computes the desired object from the current one. */
   @FunctionalInterface
   public interface Desired {
+    /**
+     * A new tree (a copy, never {@code current} or a part of it, which are stored and read-only)
+     * that the caller does not use afterwards: the write takes it over without copying it again.
+     */
     ObjectNode from(ObjectNode current);
   }
 
@@ -231,7 +251,7 @@ public final class ObjectWrites {
               }
               return Deletions.finished(next) ? null : next;
             });
-    return ApiResponse.json(200, ObjectMeta.render(type, result.object()));
+    return answer(200, type, result);
   }
 
   /**

@@ -21,14 +21,25 @@ final class Patches {
     }
     ObjectNode result =
         target != null && target.isObject() ? ((ObjectNode) target).deepCopy() : Json.object();
+    mergeInto(result, (ObjectNode) patch);
+    return result;
+  }
+
+  /** Merges {@code patch} into {@code result} in place: the tree is copied once, at the top. */
+  private static void mergeInto(ObjectNode result, ObjectNode patch) {
     for (Map.Entry<String, JsonNode> e : patch.properties()) {
-      if (e.getValue().isNull()) {
+      JsonNode value = e.getValue();
+      if (value.isNull()) {
         result.remove(e.getKey());
+      } else if (value.isObject()) {
+        ObjectNode child =
+            result.get(e.getKey()) instanceof ObjectNode existing ? existing : Json.object();
+        mergeInto(child, (ObjectNode) value);
+        result.set(e.getKey(), child);
       } else {
-        result.set(e.getKey(), mergePatch(result.get(e.getKey()), e.getValue()));
+        result.set(e.getKey(), value.deepCopy());
       }
     }
-    return result;
   }
 
   /**

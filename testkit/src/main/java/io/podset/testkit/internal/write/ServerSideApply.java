@@ -50,20 +50,25 @@ final class ServerSideApply {
           "apiVersion and kind must be set in an apply configuration (application/apply-patch)");
     }
     Set<List<String>> applied = FieldPaths.fields(type, config);
+    // The current entries as stored (read-only: an entry is copied before it changes) and the
+    // fields each owns, parsed once.
     List<ObjectNode> entries = new ArrayList<>();
+    List<Set<List<String>>> owners = new ArrayList<>();
     if (current != null) {
       for (JsonNode e : current.path("metadata").path("managedFields")) {
-        entries.add((ObjectNode) e.deepCopy());
+        entries.add((ObjectNode) e);
+        owners.add(FieldPaths.parse(e.path("fieldsV1")));
       }
     }
     Map<String, List<String>> conflicts = new LinkedHashMap<>();
     if (current != null) {
-      for (ObjectNode entry : entries) {
+      for (int i = 0; i < entries.size(); i++) {
+        ObjectNode entry = entries.get(i);
         String owner = entry.path("manager").asText();
         if (owner.equals(manager) && "Apply".equals(entry.path("operation").asText())) {
           continue;
         }
-        Set<List<String>> owned = FieldPaths.parse(entry.path("fieldsV1"));
+        Set<List<String>> owned = owners.get(i);
         Set<List<String>> lost = new LinkedHashSet<>();
         String who = "\"" + owner + "\" using " + entry.path("apiVersion").asText();
         for (List<String> field : applied) {
@@ -75,7 +80,9 @@ final class ServerSideApply {
         }
         if (force && !lost.isEmpty()) {
           owned.removeAll(lost);
-          entry.set("fieldsV1", FieldPaths.render(owned));
+          ObjectNode changed = entry.deepCopy();
+          changed.set("fieldsV1", FieldPaths.render(owned));
+          entries.set(i, changed);
         }
       }
     }
@@ -98,11 +105,12 @@ final class ServerSideApply {
     List<ObjectNode> kept = new ArrayList<>();
     Set<List<String>> before = new LinkedHashSet<>();
     Set<List<String>> others = new LinkedHashSet<>();
-    for (ObjectNode entry : entries) {
+    for (int i = 0; i < entries.size(); i++) {
+      ObjectNode entry = entries.get(i);
       boolean mine =
           entry.path("manager").asText().equals(manager)
               && "Apply".equals(entry.path("operation").asText());
-      Set<List<String>> owned = FieldPaths.parse(entry.path("fieldsV1"));
+      Set<List<String>> owned = owners.get(i);
       if (mine) {
         before.addAll(owned);
       } else {

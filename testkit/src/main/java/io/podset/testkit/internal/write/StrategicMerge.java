@@ -60,13 +60,16 @@ public final class StrategicMerge {
       throw StatusError.badRequest("a strategic merge patch must be a JSON object");
     }
     ObjectNode base = target.isObject() ? (ObjectNode) target : Json.object();
-    JsonNode merged = mergeMap(kind, "", base, (ObjectNode) patch);
+    JsonNode merged = mergeMap(kind, "", base, (ObjectNode) patch, true);
     return merged == null ? Json.object() : merged;
   }
 
-  /** The merged map, or null when the patch deletes it. */
+  /**
+   * The merged map, or null when the patch deletes it; {@code target} is copied when {@code copy}
+   * (the caller's object), else merged in place (a part of a copy made above).
+   */
   private static ObjectNode mergeMap(
-      String kind, String path, ObjectNode target, ObjectNode patch) {
+      String kind, String path, ObjectNode target, ObjectNode patch, boolean copy) {
     JsonNode directive = patch.get("$patch");
     if (directive != null) {
       switch (directive.asText()) {
@@ -82,7 +85,7 @@ public final class StrategicMerge {
                 "unknown patch type: " + directive.asText() + " in map at " + display(path));
       }
     }
-    ObjectNode result = target == null ? Json.object() : target.deepCopy();
+    ObjectNode result = target == null ? Json.object() : copy ? target.deepCopy() : target;
     for (Map.Entry<String, JsonNode> e : patch.properties()) {
       String field = e.getKey();
       JsonNode value = e.getValue();
@@ -107,7 +110,11 @@ public final class StrategicMerge {
         JsonNode current = result.get(field);
         ObjectNode merged =
             mergeMap(
-                kind, childPath, current instanceof ObjectNode o ? o : null, (ObjectNode) value);
+                kind,
+                childPath,
+                current instanceof ObjectNode o ? o : null,
+                (ObjectNode) value,
+                false);
         if (merged == null) {
           result.remove(field);
         } else {
@@ -188,7 +195,7 @@ public final class StrategicMerge {
         }
       }
       ObjectNode current = index < 0 ? null : (ObjectNode) merged.get(index);
-      ObjectNode next = mergeMap(kind, path, current, (ObjectNode) item);
+      ObjectNode next = mergeMap(kind, path, current, (ObjectNode) item, false);
       if (next == null) {
         if (index >= 0) {
           merged.remove(index);

@@ -18,7 +18,10 @@ final class Updates {
 
   private Updates() {}
 
-  /** The object to store for an update of {@code current} with {@code body}. */
+  /**
+   * The object to store for an update of {@code current} with {@code body}, a fresh tree the caller
+   * hands over ({@link ObjectWrites.Desired}): its parts become the stored object's, uncopied.
+   */
   static ObjectNode prepare(
       ResourceType type, ObjectNode current, ObjectNode body, ObjectWrites.Target target) {
     String name = Json.name(current);
@@ -35,10 +38,10 @@ final class Updates {
       if (status == null) {
         next.remove("status");
       } else {
-        next.set("status", status.deepCopy());
+        next.set("status", status);
       }
     } else {
-      next = body.deepCopy();
+      next = body;
       if (type.statusSubresource()) {
         JsonNode status = current.get("status");
         if (status == null) {

@@ -93,6 +93,31 @@ class FrozenJsonTest {
   }
 
   @Test
+  void equalParts_areOneFrozenCopy_butEachObjectIsItsOwn() throws Exception {
+    ObjectNode first = FrozenJson.freeze(parse(POD));
+    ObjectNode other = parse(POD);
+    ((ObjectNode) other.get("metadata")).put("name", "web-1");
+    ObjectNode second = FrozenJson.freeze(other);
+
+    assertThat(second).isNotSameAs(first);
+    assertThat(second.get("metadata")).isNotSameAs(first.get("metadata"));
+    for (String part : List.of("spec", "status")) {
+      assertThat(second.get(part)).as(part).isSameAs(first.get(part));
+    }
+    assertThat(second.path("metadata").get("labels"))
+        .isSameAs(first.path("metadata").get("labels"));
+    JsonNode fields = first.path("metadata").path("managedFields").get(0).get("fieldsV1");
+    assertThat(second.path("metadata").path("managedFields").get(0).get("fieldsV1"))
+        .isSameAs(fields);
+    // Shared parts still compare, hash and serialize as ordinary trees.
+    assertThat(second).isEqualTo(other);
+    assertThat(second.hashCode()).isEqualTo(other.hashCode());
+    assertThat(fields.hashCode()).isEqualTo(fields.deepCopy().hashCode());
+    assertThat(new String(Json.bytes(second), StandardCharsets.UTF_8))
+        .isEqualTo(new String(Json.bytes(other), StandardCharsets.UTF_8));
+  }
+
+  @Test
   void largeObjects_keepEveryFieldInOrder() throws Exception {
     ObjectNode data = Json.object();
     List<String> keys = new ArrayList<>();
