@@ -37,6 +37,17 @@ class FieldLeavesTest {
             assertThat(value).as("%s", path).isEqualTo(FieldPaths.valueAt(object, path)));
   }
 
+  /** The path of a field of container c's port 80. */
+  private static List<String> portLeaf(String field) {
+    return List.of(
+        "f:spec",
+        "f:containers",
+        "k:{\"name\":\"c\"}",
+        "f:ports",
+        "k:{\"containerPort\":80}",
+        field);
+  }
+
   @Test
   void of_pod_pathsInDocumentOrderWithTheirValues() throws Exception {
     ObjectNode pod =
@@ -54,20 +65,8 @@ class FieldLeavesTest {
             List.of("f:metadata", "f:finalizers", "v:\"x/y\""),
             List.of("f:spec", "f:containers", "k:{\"name\":\"c\"}", "f:name"),
             List.of("f:spec", "f:containers", "k:{\"name\":\"c\"}", "f:image"),
-            List.of(
-                "f:spec",
-                "f:containers",
-                "k:{\"name\":\"c\"}",
-                "f:ports",
-                "k:{\"containerPort\":80}",
-                "f:containerPort"),
-            List.of(
-                "f:spec",
-                "f:containers",
-                "k:{\"name\":\"c\"}",
-                "f:ports",
-                "k:{\"containerPort\":80}",
-                "f:protocol"),
+            portLeaf("f:containerPort"),
+            portLeaf("f:protocol"),
             List.of("f:spec", "f:tolerations"));
     assertValuesAsLookedUp(pod, false);
     assertThat(FieldLeaves.of(PODS, pod, true).keySet())
