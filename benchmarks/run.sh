@@ -59,6 +59,8 @@
 # INFORMER_WARM_ROUNDS measured rounds (5; 0 leaves the warm rounds out), the median. It needs the
 # rounds to have settled (client_warm) and no other process on the CPUs while they ran (others at
 # most 0.25 CPUs, as in the cluster area). ours-operator has no warm rounds (no peers for it).
+# The warm rounds add about 2 to 3 minutes to --quick informer on a quiet machine (estimated from
+# 8 to 15 syncs of 10k pods in each of 12 JVMs; at load 20 they took 1 to 2 minutes per JVM).
 #
 # Builds what it needs with ./mvnw (package, tests skipped) and go. Progress goes to stderr, the
 # figure lines to stdout. Every server it starts listens on 127.0.0.1 only and is stopped at exit.
