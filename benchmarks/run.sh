@@ -52,6 +52,16 @@
 # Before each run it waits (at most QUIET_WAIT seconds, 120) for the load average the previous
 # run left to fall to that bound, so that back-to-back runs are not judged busy by their own load.
 #
+# The informer area reports sync two ways, each against the fabric8 backends: the first sync in a
+# fresh JVM (informer.sync_time, sync_cpu: what a restarting operator pays), and, in the same JVM
+# afterwards, the warm steady state (informer.warm_sync_rate, pods/s: what the code costs): rounds
+# of a full sync by a new informer until two consecutive rounds are within 10% (at most 10), then
+# INFORMER_WARM_ROUNDS measured rounds (5; 0 leaves the warm rounds out), the median. It needs the
+# rounds to have settled (client_warm) and no other process on the CPUs while they ran (others at
+# most 0.25 CPUs, as in the cluster area). ours-operator has no warm rounds (no peers for it).
+# The warm rounds add about 2 to 3 minutes to --quick informer on a quiet machine (estimated from
+# 8 to 15 syncs of 10k pods in each of 12 JVMs; at load 20 they took 1 to 2 minutes per JVM).
+#
 # Builds what it needs with ./mvnw (package, tests skipped) and go. Progress goes to stderr, the
 # figure lines to stdout. Every server it starts listens on 127.0.0.1 only and is stopped at exit.
 set -euo pipefail
@@ -98,6 +108,7 @@ if [[ $mode == quick ]]; then
   # Smaller sizes and shorter phases than the full run, but still 3 fresh JVMs per contender,
   # interleaved and rotated, so that no figure is one contender's single run.
   informer_sizes=(10000) informer_repeats=${INFORMER_REPEATS:-3}
+  informer_warm_max=10 informer_warm_rounds=${INFORMER_WARM_ROUNDS:-5}
   converge_podsets=200 converge_repeats=3
   cluster_sizes=(100) cluster_repeats=1
   scale_podsets=(100 300 1000) scale_pods=(1000 5000 10000)
@@ -108,6 +119,7 @@ else
   go_opts=(-count 7 -benchtime 2s)
   api_repeats=3 api_seconds=5 api_rounds=3 api_startups=10 write_per_round=5000 write_rounds=7
   informer_sizes=(10000 50000) informer_repeats=${INFORMER_REPEATS:-3}
+  informer_warm_max=10 informer_warm_rounds=${INFORMER_WARM_ROUNDS:-5}
   converge_podsets=1000 converge_repeats=3
   cluster_sizes=(100 300 1000) cluster_repeats=2
   scale_podsets=(1000 3000 10000) scale_pods=(10000 50000 100000)
@@ -364,10 +376,19 @@ if has_area informer; then
             "one run per contender: the order was not rotated" "$out"
         fi
         check_quiet 'informer\..*'
+        # After the first sync the same JVM measures the warm steady state (informer.warm_sync_rate:
+        # rounds of a new informer's full sync); not ours-operator's, which has no peers here.
+        warm=()
+        if [[ $contender != ours-operator ]] && ((informer_warm_rounds > 0)); then
+          warm=("$informer_warm_max" "$informer_warm_rounds")
+        fi
+        mark=$(cpu_mark)
         # shellcheck disable=SC2086 # CONTENDER_JAVA_OPTS holds several options
         "${client_java[@]}" -Xmx6g ${CONTENDER_JAVA_OPTS:-} \
           io.podset.benchmarks.informer.InformerSync \
-          "$contender" "$server_url" "$pods" "$label" >>"$out"
+          "$contender" "$server_url" "$pods" "$label" "${warm[@]}" >>"$out"
+        # The warm rounds run long after the load average was read: others must stay off the CPUs.
+        check_others 'informer\.warm_sync_rate\..*' "$mark" "$out"
       done
     done
     stop_server

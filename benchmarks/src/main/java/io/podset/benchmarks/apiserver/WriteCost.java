@@ -1,6 +1,7 @@
 package io.podset.benchmarks.apiserver;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.podset.benchmarks.Args;
 import io.podset.benchmarks.Heap;
 import io.podset.benchmarks.report.ResultLine;
 import io.podset.benchmarks.server.Http;
@@ -70,8 +71,8 @@ public final class WriteCost {
     if (args.length != 2) {
       throw new IllegalArgumentException("usage: WriteCost <writes per round> <measured rounds>");
     }
-    int perRound = Integer.parseInt(args[0]);
-    int rounds = Integer.parseInt(args[1]);
+    int perRound = Args.positive("writes per round (run.sh: write_per_round)", args[0]);
+    int rounds = Args.positive("measured rounds (run.sh: write_rounds)", args[1]);
     try (FakeApiServer server = FakeApiServer.builder().start();
         PodWatch watch = new PodWatch(server.url(), PODS + "?watch=true")) {
       URI url = server.url();

@@ -1,6 +1,7 @@
 /**
- * Initial sync of a pod informer from the testkit's API server: our {@link
+ * Sync of a pod informer from the testkit's API server: our {@link
  * io.podset.runtime.informer.SharedInformer} (default options, so {@code managedFields} stripped)
- * against fabric8's {@code SharedIndexInformer} on each of its HTTP backends.
+ * against fabric8's {@code SharedIndexInformer} on each of its HTTP backends, as the first sync of
+ * a fresh JVM and, in the same JVM afterwards, as the warm steady state ({@link WarmRounds}).
  */
 package io.podset.benchmarks.informer;

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetDefaults;
 import io.podset.api.v1alpha1.PodSetSpec;
+import io.podset.benchmarks.Args;
 import io.podset.testkit.Eventually;
 import io.podset.testkit.envtest.SimulatedCluster;
 import io.podset.testkit.envtest.SimulatedClusterBuilder;
@@ -59,7 +60,7 @@ public final class ClusterConverge {
           "usage: ClusterConverge <" + String.join("|", CONTENDERS) + "> <N> <results.md>");
     }
     String contender = args[0];
-    int n = positive(args[1]);
+    int n = Args.positive("N (a CLUSTER_SIZES entry)", args[1]);
     Path results = Path.of(args[2]);
     double loadAtStart = ClusterProcesses.loadAverage();
     ClusterProcesses.Usage usageAtStart = ClusterProcesses.usage();
@@ -290,20 +291,6 @@ public final class ClusterConverge {
   private static void awaitCount(
       String what, java.util.function.IntSupplier value, IntPredicate done) {
     await(what, () -> done.test(value.getAsInt()));
-  }
-
-  /** N from the command line (run.sh passes each CLUSTER_SIZES entry). */
-  private static int positive(String n) {
-    try {
-      int value = Integer.parseInt(n.trim());
-      if (value > 0) {
-        return value;
-      }
-    } catch (NumberFormatException e) {
-      // reported below with the field's name
-    }
-    throw new IllegalArgumentException(
-        "N (a CLUSTER_SIZES entry) must be a positive integer, got: \"" + n + "\"");
   }
 
   static void await(String what, BooleanSupplier condition) {

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetSpec;
+import io.podset.benchmarks.Args;
 import io.podset.benchmarks.report.ResultLine;
 import io.podset.testkit.Eventually;
 import io.podset.testkit.FakeApiServer;
@@ -74,10 +75,13 @@ public final class ConvergeServer {
       throw new IllegalArgumentException(
           "usage: ConvergeServer <podsets> <replicas> <namespaces> [<latency ms>]");
     }
-    int podSets = positive("podsets", args[0]);
-    int replicas = positive("replicas", args[1]);
-    int namespaces = positive("namespaces", args[2]);
-    int latencyMillis = args.length == 4 ? notNegative("latency ms", args[3]) : 0;
+    int podSets = Args.positive("podsets (run.sh: CONVERGE_PODSETS, SCALE_PODSETS)", args[0]);
+    int replicas = Args.positive("replicas", args[1]);
+    int namespaces = Args.positive("namespaces", args[2]);
+    int latencyMillis =
+        args.length == 4
+            ? Args.notNegative("latency ms (a CONVERGE_LATENCIES_MS entry)", args[3])
+            : 0;
     try (FakeApiServer server =
             FakeApiServer.builder()
                 .historyWindow(HISTORY)
@@ -307,27 +311,6 @@ public final class ConvergeServer {
     Map<String, String> out = new TreeMap<>();
     counts.forEach((k, c) -> out.put(k, c[0] + " (from " + c[1] + " ms to " + c[2] + " ms)"));
     return out;
-  }
-
-  static int positive(String name, String value) {
-    return atLeast(name, value, 1);
-  }
-
-  static int notNegative(String name, String value) {
-    return atLeast(name, value, 0);
-  }
-
-  private static int atLeast(String name, String value, int least) {
-    int parsed;
-    try {
-      parsed = Integer.parseInt(value);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " must be a number: '" + value + "'", e);
-    }
-    if (parsed < least) {
-      throw new IllegalArgumentException(name + " must be at least " + least + ": " + parsed);
-    }
-    return parsed;
   }
 
   static void awaitEndOfInput(InputStream in) throws IOException {

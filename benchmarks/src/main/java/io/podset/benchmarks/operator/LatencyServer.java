@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.podset.benchmarks.Args;
 import io.podset.benchmarks.report.Condition;
 import io.podset.testkit.FakeApiServer;
 import java.time.Duration;
@@ -117,9 +118,9 @@ public final class LatencyServer {
     }
     List<Integer> rates = new ArrayList<>();
     for (String rate : args[0].split(",")) {
-      rates.add(ConvergeServer.positive("rate", rate.trim()));
+      rates.add(Args.positive("rate (run.sh: latency_rates)", rate));
     }
-    int seconds = ConvergeServer.positive("seconds", args[1]);
+    int seconds = Args.positive("seconds (run.sh: latency_seconds)", args[1]);
     try (FakeApiServer server = FakeApiServer.builder().historyWindow(HISTORY).start();
         KubernetesClient driver = Control.client(server.url(), Control.DRIVER_AGENT);
         PatchDriver patches = new PatchDriver(server.url(), CONNECTIONS)) {

@@ -1,6 +1,7 @@
 package io.podset.benchmarks.operator;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,6 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -28,7 +32,8 @@ final class ThreadCpu implements AutoCloseable {
   private static final Duration POLL = Duration.ofMillis(100);
 
   private final long pid;
-  private final Thread poller;
+  // One daemon thread, "thread-cpu", that polls every POLL until close().
+  private final ScheduledExecutorService poller;
   private final Object lock = new Object();
   // Guarded by lock: each thread seen, by tid: its name and its CPU ticks when last seen.
   private final Map<Long, Seen> seen = new HashMap<>();
@@ -40,15 +45,21 @@ final class ThreadCpu implements AutoCloseable {
 
   private ThreadCpu(long pid) {
     this.pid = pid;
-    this.poller = new Thread(this::pollLoop, "thread-cpu");
-    poller.setDaemon(true);
+    this.poller =
+        Executors.newSingleThreadScheduledExecutor(
+            task -> {
+              Thread thread = new Thread(task, "thread-cpu");
+              thread.setDaemon(true);
+              return thread;
+            });
   }
 
   /** Starts polling the threads of {@code process}. */
   static ThreadCpu of(ProcessHandle process) {
     ThreadCpu cpu = new ThreadCpu(process.pid());
     cpu.poll();
-    cpu.poller.start();
+    long every = POLL.toMillis();
+    cpu.poller.scheduleAtFixedRate(cpu::poll, every, every, TimeUnit.MILLISECONDS);
     return cpu;
   }
 
@@ -109,24 +120,14 @@ final class ThreadCpu implements AutoCloseable {
     return Map.entry(stat.substring(open + 1, close), ticks);
   }
 
-  private void pollLoop() {
-    while (!Thread.currentThread().isInterrupted()) {
-      try {
-        Thread.sleep(POLL.toMillis());
-      } catch (InterruptedException e) {
-        return;
-      }
-      poll();
-    }
-  }
-
   private void poll() {
     Path tasks = Path.of("/proc", Long.toString(pid), "task");
     List<Path> threads;
     try (Stream<Path> list = Files.list(tasks)) {
       threads = list.toList();
-    } catch (IOException e) {
-      return; // the process ended
+    } catch (IOException | UncheckedIOException e) {
+      // The process ended. (Nothing may escape: an exception would cancel the scheduled polls.)
+      return;
     }
     for (Path thread : threads) {
       Map.Entry<String, Long> stat;
@@ -142,8 +143,9 @@ final class ThreadCpu implements AutoCloseable {
     }
   }
 
+  /** Stops polling; snapshots still read the threads once more. */
   @Override
   public void close() {
-    poller.interrupt();
+    poller.shutdownNow();
   }
 }

@@ -16,10 +16,11 @@ import java.util.regex.Pattern;
  * <p>Needs ({@link #NEEDS}): latency figures need the server to have sustained the asked rate
  * ({@code server_rate}) with its own update round trip below a bound ({@code server_round_trip});
  * informer sync figures need a server warmed by untimed lists ({@code server_warmed}) and an order
- * rotated between repeats ({@code order_rotated}); every timing figure needs a quiet machine
- * ({@code quiet_machine}: no other load than the benchmark's). Memory and count figures (retained
- * bytes, peak heap, allocations, API calls, conflicts) need nothing. A needed condition that no
- * harness checked makes the figure invalid too.
+ * rotated between repeats ({@code order_rotated}), and the warm JVM's sync rate its rounds to have
+ * settled ({@code client_warm}); every timing figure needs a quiet machine ({@code quiet_machine}:
+ * no other load than the benchmark's). Memory and count figures (retained bytes, peak heap,
+ * allocations, API calls, conflicts) need nothing. A needed condition that no harness checked makes
+ * the figure invalid too.
  */
 public final class Validity {
 
@@ -35,6 +36,13 @@ public final class Validity {
           Need.of("operator\\.latency_.*", "server_rate", "server_round_trip", "quiet_machine"),
           Need.of(
               "informer\\.sync_(time|cpu)\\..*", "server_warmed", "order_rotated", "quiet_machine"),
+          // The steady state also needs its rounds to have settled in the warm JVM.
+          Need.of(
+              "informer\\.warm_sync_rate\\..*",
+              "server_warmed",
+              "order_rotated",
+              "quiet_machine",
+              "client_warm"),
           Need.of("informer\\.operator_sync_(time|cpu)\\..*", "server_warmed", "quiet_machine"),
           Need.of("operator\\.converge_(time|cpu|write_rate)\\..*", "quiet_machine"),
           Need.of("workqueue\\.(?!.*\\.alloc$).*", "quiet_machine"),

@@ -3,8 +3,11 @@ package io.podset.benchmarks.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.podset.testkit.Eventually;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ThreadCpuTest {
@@ -69,5 +72,30 @@ class ThreadCpuTest {
           .extracting(ThreadCpu.Seen::name)
           .contains("thread-cpu");
     }
+  }
+
+  @Test
+  void close_endsThePollingThread() {
+    Set<Thread> before = pollers();
+    ThreadCpu cpu = ThreadCpu.of(ProcessHandle.current());
+    Set<Thread> started = pollers();
+    started.removeAll(before);
+    assertThat(started).as("the poller started by of()").hasSize(1);
+
+    cpu.close();
+
+    Thread poller = started.iterator().next();
+    Eventually.within(Duration.ofSeconds(10))
+        .until("the poller thread ended", () -> !poller.isAlive());
+  }
+
+  private static Set<Thread> pollers() {
+    Set<Thread> out = new HashSet<>();
+    for (Thread thread : Thread.getAllStackTraces().keySet()) {
+      if (thread.getName().equals("thread-cpu") && thread.isAlive()) {
+        out.add(thread);
+      }
+    }
+    return out;
   }
 }

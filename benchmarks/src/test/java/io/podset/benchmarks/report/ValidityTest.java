@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -129,6 +130,74 @@ class ValidityTest {
     assertThat(markdown)
         .contains("1 of 1 figures INVALID")
         .contains("| invalid | ≥ 2.0 | invalid (ours: p99 80 ms) |");
+  }
+
+  /**
+   * One informer run's file as run.sh and InformerSync write it: the fresh sync's time, the warm
+   * rate, run.sh's conditions (the others' CPU scoped to the warm figure) and InformerSync's {@code
+   * client_warm} for its figure only.
+   */
+  private static void informerRun(
+      Path raw, String contender, double rate, boolean settled, boolean othersOff)
+      throws IOException {
+    String warm = "informer.warm_sync_rate.10k";
+    Files.write(
+        raw.resolve("informer-10k-1-" + contender + ".txt"),
+        List.of(
+            Condition.of("informer\\..*", "server_warmed", true, "untimed lists").format(),
+            Condition.of("informer\\..*", "order_rotated", true, "3 repeats").format(),
+            Condition.of("informer\\..*", "quiet_machine", true, "load average 0.4").format(),
+            new ResultLine("informer.sync_time.10k", contender, 5000, "ms").format(),
+            new ResultLine(warm, contender, rate, "objects/s").format(),
+            Condition.of(
+                    Pattern.quote(warm),
+                    "client_warm",
+                    settled,
+                    settled ? "settled after 4 warm-up rounds" : "not settled after 10")
+                .format(),
+            Condition.of(
+                    "informer\\.warm_sync_rate\\..*",
+                    "quiet_machine",
+                    othersOff,
+                    othersOff ? "others used 0.02 CPUs" : "machine busy: others used 0.9 CPUs")
+                .format()));
+  }
+
+  @Test
+  void warmSyncRate_needsSettledRounds_andTheOthersOffTheCpus_theFreshSyncDoesNot(@TempDir Path raw)
+      throws IOException {
+    informerRun(raw, "ours", 30_000, true, true);
+    informerRun(raw, "fabric8-jdk", 15_000, true, true);
+    informerRun(raw, "fabric8-okhttp", 20_000, false, true);
+    informerRun(raw, "fabric8-vertx", 10_000, true, false);
+
+    List<Report.Judged> judged = Report.judge(Report.read(raw));
+
+    assertThat(judged)
+        .extracting(Report.Judged::line)
+        .containsExactly(
+            "informer.sync_time.10k[fabric8-jdk]: ours=5000 peer=5000 ratio=1.00 unit=ms",
+            "informer.sync_time.10k[fabric8-okhttp]: ours=5000 peer=5000 ratio=1.00 unit=ms",
+            "informer.sync_time.10k[fabric8-vertx]: ours=5000 peer=5000 ratio=1.00 unit=ms",
+            "informer.warm_sync_rate.10k[fabric8-jdk]: ours=30000 peer=15000 ratio=2.00"
+                + " unit=objects/s",
+            "informer.warm_sync_rate.10k[fabric8-okhttp]: invalid (fabric8-okhttp: not settled"
+                + " after 10)",
+            "informer.warm_sync_rate.10k[fabric8-vertx]: invalid (fabric8-vertx: machine busy:"
+                + " others used 0.9 CPUs)");
+    assertThat(
+            Validity.reasons(
+                "informer.warm_sync_rate.10k",
+                "fabric8-jdk",
+                List.of(
+                    new Validity.Sample(
+                        new ResultLine("informer.warm_sync_rate.10k", "ours", 1, "objects/s"),
+                        List.of()))))
+        .containsExactly(
+            "server_warmed not checked",
+            "order_rotated not checked",
+            "quiet_machine not checked",
+            "client_warm not checked");
   }
 
   @Test
