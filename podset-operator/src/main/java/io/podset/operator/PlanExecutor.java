@@ -33,10 +33,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Carries out a {@link PodSetPlan} through the client: adoptions and releases, deletions, image
  * patches, then creations in slow-start batches, each sent only while {@link CreatingOwner} says
- * the PodSet is still there. Keeps the expectations protocol for creates and deletes (expect before
- * writing, report every outcome), records each pod patch in the read-your-writes barrier, records
- * Events, and returns the first failure instead of throwing, so the caller can put it in the status
- * before asking for a retry.
+ * the PodSet is still there (told when each batch starts, so a slow batch has the next one confirm
+ * the PodSet). Keeps the expectations protocol for creates and deletes (expect before writing,
+ * report every outcome), records each pod patch in the read-your-writes barrier, records Events,
+ * and returns the first failure instead of throwing, so the caller can put it in the status before
+ * asking for a retry.
  *
  * <p>Writes of one step run in parallel on a bounded pool shared by all PodSets. Thread-safe.
  */
@@ -128,6 +129,7 @@ final class PlanExecutor implements AutoCloseable {
       if (owner.stopped()) {
         break;
       }
+      owner.batchStarts();
       List<Integer> batch = java.util.stream.IntStream.range(0, size).boxed().toList();
       List<String> created = Collections.synchronizedList(new ArrayList<>(size));
       failure =

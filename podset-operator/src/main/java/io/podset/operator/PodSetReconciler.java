@@ -57,13 +57,21 @@ import org.slf4j.LoggerFactory;
  *       the garbage collector's, as for any controller. (Before, the creates were confirmed
  *       whenever the PodSet cache's resourceVersion was below the pod cache's: on every pass a pod
  *       event triggered, and never when both caches lagged behind a deletion together.)
+ *   <li>before pods are created for it while faults are about ({@link RecentFaults}): a pass of
+ *       this PodSet failed last (a retry), or within {@link #FAULT_MEMORY} a pass of any PodSet met
+ *       a fault a retry may cure, an informer's list or watch met one ({@link
+ *       CacheVersion#faultedWithin}), or a cache was seen not following. A server in trouble holds
+ *       back and delays events in runs, and the deletions the watch state misses (younger than the
+ *       tolerance, or held back for less than the silence) happen then.
  *   <li>before a create of a pass that is under way, when the pod cache has meanwhile seen pods of
- *       this PodSet deleted that the operator did not delete ({@link CreatingOwner}, which also
- *       stops the creates once the PodSet cache shows the PodSet gone).
+ *       this PodSet deleted that the operator did not delete, or when the pass's previous
+ *       slow-start batch took longer than {@link #PODSET_CACHE_TOLERANCE} while the caches do not
+ *       vouch for the PodSet as above ({@link CreatingOwner}, which also stops the creates once the
+ *       PodSet cache shows the PodSet gone).
  * </ul>
  *
- * <p>The common paths read only the caches: creates while the PodSet cache follows, deletions,
- * image patches and status writes.
+ * <p>The common paths read only the caches: creates while the PodSet cache follows and no fault was
+ * seen, deletions, image patches and status writes.
  *
  * <p>Safety against a stale cache: creations and deletions are tracked by {@link Expectations}
  * (lowered by {@link #podEventHandler()}, met early once the pod cache has observed the
@@ -123,6 +131,14 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
   static final Duration PODSET_CACHE_SILENCE = Duration.ofSeconds(2);
 
   /**
+   * How long after a fault was seen pods are created only after confirming their PodSet ({@link
+   * RecentFaults}): the chaos soak's campaign starts a new fault every ~0.4 s and a hold or delay
+   * of PodSet events every ~9 s; a server that failed a request of ours this recently may be
+   * holding events back now.
+   */
+  static final Duration FAULT_MEMORY = Duration.ofSeconds(10);
+
+  /**
    * How long a PodSet's writes wait after the server refused one with a Retry-After (at least
    * that), doubling while the refusals go on: see {@link WritePauses}.
    */
@@ -150,6 +166,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
   private final Expectations<Request> expectations;
   private final ReadYourWrites writes;
   private final UnconfirmedOwners unconfirmed = new UnconfirmedOwners();
+  private final RecentFaults faults;
   private final StartingPods<Request> startingPods;
   private final PassingFailures<Request> failures = new PassingFailures<>(TRANSIENT_FAILURE_GRACE);
   private final WritePauses<Request> throttled = new WritePauses<>(THROTTLED_WAIT, MAX_WRITE_WAIT);
@@ -193,6 +210,9 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     this.expectations = Expectations.create(clock, options.expectationsTimeout());
     this.writes = ReadYourWrites.create(clock, options.expectationsTimeout());
     this.statuses = StatusWriter.of(client);
+    this.faults =
+        new RecentFaults(
+            clock, FAULT_MEMORY, PODSET_CACHE_TOLERANCE, List.of(podSetCache, podCache));
     this.executor =
         new PlanExecutor(
             client, events, expectations, writes, podCache, options.writeParallelism());
@@ -279,6 +299,17 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
 
   @Override
   public Result reconcile(Request request) {
+    try {
+      return pass(request);
+    } catch (TerminalReconcileException e) {
+      throw e; // the PodSet cannot work as written: no fault of the server's, and no retry
+    } catch (RuntimeException e) {
+      faults.failed(request, e);
+      throw e;
+    }
+  }
+
+  private Result pass(Request request) {
     Optional<PodSet> cached = podSets.getByKey(request.toString());
     if (cached.isEmpty()) {
       // Deleted: the garbage collector deletes its pods (they carry its owner reference).
@@ -289,6 +320,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       unconfirmed.clear(request);
       throttled.forget(request);
       statusRetries.forget(request);
+      faults.forget(request);
       return Result.done();
     }
     PodSet podSet = cached.get();
@@ -322,7 +354,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     }
     if (plan.create() > 0
         && !confirmed
-        && !podSetCache.following(PODSET_CACHE_TOLERANCE, PODSET_CACHE_SILENCE)
+        && !cachesVouchFor(request)
         && !confirmedLive(request, podSet)) {
       return Result.done();
     }
@@ -342,7 +374,14 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     }
     CreatingOwner owner =
         new CreatingOwner(
-            request, podSet, podSets, unconfirmed, live -> confirmedLive(request, live));
+            request,
+            podSet,
+            podSets,
+            unconfirmed,
+            live -> confirmedLive(request, live),
+            clock,
+            PODSET_CACHE_TOLERANCE,
+            () -> cachesVouchFor(request));
     ReplicaFailure failure =
         plan.problem() != null
             ? new ReplicaFailure(ReplicaFailure.INVALID_SPEC, plan.problem())
@@ -365,6 +404,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     if (failure == null) {
       failures.forget(request);
       throttled.forget(request);
+      faults.passed(request);
     } else {
       ApiFailures.retryAfter(failure.cause())
           .ifPresent(after -> throttled.failed(request, after, now));
@@ -397,6 +437,17 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       throw new TerminalReconcileException(message);
     }
     throw new PodSetReconcileException(message, failure.cause());
+  }
+
+  /**
+   * Whether the caches alone may be trusted to show that the PodSet still exists before pods are
+   * created for it: the PodSet cache follows its watch and no fault is about ({@link
+   * RecentFaults}).
+   */
+  private boolean cachesVouchFor(Request request) {
+    // Both asked: RecentFaults remembers a cache seen not following.
+    boolean faulty = faults.confirmCreates(request);
+    return podSetCache.following(PODSET_CACHE_TOLERANCE, PODSET_CACHE_SILENCE) && !faulty;
   }
 
   /**

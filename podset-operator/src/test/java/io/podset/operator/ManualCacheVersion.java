@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The version a hand-synced cache has reached, as an informer reports its own, and whether it
- * follows the server ({@link #following}: as the test says, by default yes). Thread-safe.
+ * The version a hand-synced cache has reached, as an informer reports its own, whether it follows
+ * the server ({@link #following}: as the test says, by default yes) and whether it met a fault
+ * lately ({@link #faultedWithin}: by default no). Thread-safe.
  */
 final class ManualCacheVersion implements CacheVersion {
 
@@ -19,6 +20,7 @@ final class ManualCacheVersion implements CacheVersion {
   private String version = "0";
   private boolean following = true;
   private int followingAsked;
+  private boolean faulted;
 
   @Override
   public synchronized boolean following(Duration tolerance, Duration maxSilence) {
@@ -29,6 +31,16 @@ final class ManualCacheVersion implements CacheVersion {
   /** From now on {@link #following} answers {@code following}. */
   synchronized void following(boolean following) {
     this.following = following;
+  }
+
+  @Override
+  public synchronized boolean faultedWithin(Duration window) {
+    return faulted;
+  }
+
+  /** From now on {@link #faultedWithin} answers {@code faulted} (by default no). */
+  synchronized void faulted(boolean faulted) {
+    this.faulted = faulted;
   }
 
   /** How often {@link #following} was asked. */

@@ -288,23 +288,18 @@ class PodSetControllerIT {
     // The PodSet cache shows the failure written to web's status: it is ahead of the pod cache.
     awaitFailureInCache(podSetCache, "web");
 
-    // Now the PodSet watch is held back too, and web is deleted: neither cache can show it.
-    FaultInjector.Handle podSetHold =
-        server
-            .faults()
-            .add(
-                FaultRule.match()
-                    .resource("podsets")
-                    .namespace(namespace)
-                    .inject(Fault.holdEvents()));
+    // Now the PodSet watch is held back too, and web is deleted: neither cache can show it. (Each
+    // retry of web confirms it anyway, its last pass having failed: the first after the deletion
+    // finds it gone.)
+    FaultInjector.Handle podSetHold = holdPodSetEvents();
+    recording.clear();
+    double before = reconciles(controller.name());
     admin.resources(PodSet.class).inNamespace(namespace).withName("web").delete();
     await(
         "the PodSet watch silent for longer than the reconciler trusts",
         () ->
             !podSetCache.following(
                 PodSetReconciler.PODSET_CACHE_TOLERANCE, PodSetReconciler.PODSET_CACHE_SILENCE));
-    recording.clear();
-    double before = reconciles(controller.name());
     refusal.remove();
     String podSetPath =
         "GET /apis/app.example.com/v1alpha1/namespaces/" + namespace + "/podsets/web";
@@ -312,14 +307,43 @@ class PodSetControllerIT {
     await("the retry finished", () -> reconciles(controller.name()) > before);
 
     // Trusting the PodSet cache (newer than the pod cache) created 3 pods for the deleted web.
+    // (Creates refused by the quota before the deletion are recorded too: count the ones done.)
     assertThat(server.journal().count(podCreates.status(201))).as("pods created").isZero();
-    assertThat(recording.writes()).as("writes after the confirmation").isEmpty();
 
     podSetHold.remove();
     podHold.remove();
     await("the deletion seen", () -> podSetCache.indexer().getByKey(namespace + "/web").isEmpty());
     assertThat(server.journal().count(podCreates.status(201))).isZero();
     assertThat(livePods("web")).isEmpty();
+  }
+
+  @Test
+  void podSetDeletionHeldBackBriefly_afterRefusedCreates_theRetryConfirms_createsNothing() {
+    // Pod creates meet server errors (their condition waits out the grace: no status write of ours
+    // is pending while the PodSet watch is held below).
+    FaultInjector.Handle refusal = refusePodCreates(Fault.serverError(500));
+    create("web", PodSetSpec.ofReplicas(3));
+    RequestMatcher podCreates = podCreates();
+    await("a refused create", () -> server.journal().count(podCreates.status(500)) >= 1);
+
+    // The PodSet watch is held back and web deleted: the PodSet cache still shows web and, by its
+    // own signal, follows for a while yet (its watch open, nothing of ours waiting to be shown).
+    FaultInjector.Handle hold = holdPodSetEvents();
+    recording.clear();
+    admin.resources(PodSet.class).inNamespace(namespace).withName("web").delete();
+    refusal.remove();
+    String podSetPath =
+        "GET /apis/app.example.com/v1alpha1/namespaces/" + namespace + "/podsets/web";
+    await("the retry confirms web before creating", () -> recording.reads().contains(podSetPath));
+
+    // Trusting the following PodSet cache, the first retry after the refusals created 3 pods for
+    // the deleted web.
+    assertThat(server.journal().count(podCreates.status(201))).as("pods created").isZero();
+    hold.remove();
+    await(
+        "the deletion seen", () -> podSetCache().indexer().getByKey(namespace + "/web").isEmpty());
+    assertThat(server.journal().count(podCreates.status(201))).as("pods created").isZero();
+    assertThat(recording.writes()).filteredOn(w -> w.startsWith("POST")).isEmpty();
   }
 
   /**
@@ -344,6 +368,21 @@ class PodSetControllerIT {
                   .filter(live.getMetadata().getResourceVersion()::equals)
                   .isPresent();
         });
+  }
+
+  private RequestMatcher podCreates() {
+    return RequestMatcher.verb("create").resource("pods").namespace(namespace);
+  }
+
+  private SharedInformer<PodSet> podSetCache() {
+    return informers.informerFor(PodSet.class, InformerOptions.defaults().withNamespace(namespace));
+  }
+
+  /** Holds back the events of every PodSet watch of the test's namespace, until removed. */
+  private FaultInjector.Handle holdPodSetEvents() {
+    return server
+        .faults()
+        .add(FaultRule.match().resource("podsets").namespace(namespace).inject(Fault.holdEvents()));
   }
 
   private FaultInjector.Handle refusePodCreates(Fault fault) {

@@ -60,6 +60,9 @@ class PodSetReconcilerIT {
   private final List<String> events = new CopyOnWriteArrayList<>();
   // Runs on the reconciling thread as each Event is recorded: between a pass's create batches.
   private volatile Consumer<String> onEvent = event -> {};
+  // The clock of the reconciler of most tests: a pass takes no time on it (a slow create batch
+  // confirms the PodSet before the next one), and a fault seen stays recent until it is advanced.
+  private final ManualClock passClock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
   private PodSetReconciler reconciler;
   private Request request;
 
@@ -105,7 +108,7 @@ class PodSetReconcilerIT {
             caches.podVersion,
             recorder,
             // Every status change written at once: most tests drive pods that never become Ready.
-            PodSetOptions.defaults().withStatusDelay(Duration.ZERO));
+            PodSetOptions.defaults().withStatusDelay(Duration.ZERO).withClock(passClock));
     caches.onPodEvents(reconciler.podEventHandler());
     request = new Request(namespace, "web");
   }
@@ -426,6 +429,145 @@ class PodSetReconcilerIT {
     assertThat(caches.podSetVersion.followingAsked()).isPositive();
     assertThat(recording.reads()).isEmpty();
     assertThat(recording.writes().stream().filter(w -> w.startsWith("POST"))).hasSize(2);
+  }
+
+  @Test
+  void
+      reconcile_followingPodSetCacheBehindADeletion_aPodWatchFaultSeen_confirmsAndCreatesNothing() {
+    createPodSet(PodSetSpec.ofReplicas(0));
+    converge();
+    // Both caches show the scale-up and follow their watches; the deletion that came next is held
+    // back for less than the silence the PodSet cache is allowed (or is younger than the
+    // tolerance), so the PodSet cache's own signal trusts it.
+    setSpec(PodSetSpec.ofReplicas(2));
+    caches.sync();
+    admin.resources(PodSet.class).inNamespace(namespace).withName("web").delete();
+    // The pod informer's watch broke a moment ago (it is open again): the server is in trouble.
+    caches.podVersion.faulted(true);
+    recording.clear();
+
+    reconciler.reconcile(request);
+
+    // Trusting the following PodSet cache created 2 pods for the deleted PodSet here.
+    assertThat(caches.podSetVersion.followingAsked()).isPositive();
+    assertThat(recording.reads()).containsExactly("GET " + podSetPath());
+    assertThat(recording.writes()).isEmpty();
+    assertThat(livePods()).isEmpty();
+  }
+
+  @Test
+  void reconcile_afterAnotherPodSetsWriteFailed_confirmsForTheFaultMemory_thenTrustsTheCaches() {
+    Request db = new Request(namespace, "db");
+    admin
+        .resources(PodSet.class)
+        .inNamespace(namespace)
+        .resource(PodSet.of(namespace, "db", PodSetSpec.ofReplicas(1)))
+        .create();
+    caches.sync();
+    FaultInjector.Handle refusal = server.faults().add(podCreates().inject(Fault.serverError(503)));
+    assertThatThrownBy(() -> reconciler.reconcile(db))
+        .isInstanceOf(PodSetReconcileException.class)
+        .hasMessageContaining("503");
+    refusal.remove();
+    // web: scaled up in both caches, which follow and met no fault; deleted on the server since.
+    createPodSet(PodSetSpec.ofReplicas(2));
+    caches.sync();
+    admin.resources(PodSet.class).inNamespace(namespace).withName("web").delete();
+    passClock.advance(PodSetReconciler.FAULT_MEMORY);
+    recording.clear();
+
+    reconciler.reconcile(request);
+
+    // db's refused create is as old as the fault memory: web is confirmed, found gone.
+    assertThat(recording.reads()).containsExactly("GET " + podSetPath());
+    assertThat(recording.writes()).isEmpty();
+    assertThat(livePods()).isEmpty();
+
+    // Past the fault memory, no fault since: a PodSet's creates come from the caches alone.
+    Request api = new Request(namespace, "api");
+    admin
+        .resources(PodSet.class)
+        .inNamespace(namespace)
+        .resource(PodSet.of(namespace, "api", PodSetSpec.ofReplicas(2)))
+        .create();
+    caches.sync();
+    passClock.advance(Duration.ofMillis(1));
+    recording.clear();
+    reconciler.reconcile(api);
+    assertThat(recording.reads()).isEmpty();
+    assertThat(recording.writes()).filteredOn(w -> w.startsWith("POST")).hasSize(2);
+  }
+
+  @Test
+  void reconcile_retryOfAFailedPass_confirmsAfterAnyBackoff_untilAPassSucceeds() {
+    createPodSet(PodSetSpec.ofReplicas(2));
+    caches.sync();
+    server.faults().add(podCreates().times(1).inject(Fault.serverError(503)));
+    assertThatThrownBy(() -> reconciler.reconcile(request))
+        .isInstanceOf(PodSetReconcileException.class);
+    // The controller's backoff for web has grown longer than the fault memory.
+    passClock.advance(PodSetReconciler.FAULT_MEMORY.plusSeconds(1));
+    caches.sync();
+    recording.clear();
+
+    reconciler.reconcile(request);
+
+    // A retry: web is confirmed first (the deletion its failure may hide), then created.
+    assertThat(recording.reads()).containsExactly("GET " + podSetPath());
+    assertThat(recording.writes()).filteredOn(w -> w.startsWith("POST")).hasSize(2);
+
+    // That pass succeeded: web's next create pass, a scale-up, reads nothing.
+    setSpec(PodSetSpec.ofReplicas(4));
+    caches.sync();
+    recording.clear();
+    reconciler.reconcile(request);
+    assertThat(recording.reads()).isEmpty();
+    assertThat(recording.writes()).filteredOn(w -> w.startsWith("POST")).hasSize(2);
+  }
+
+  @Test
+  void reconcile_slowCreateBatchWhileAFaultIsAbout_confirmsBeforeTheNext_stopsOnceItIsGone() {
+    createPodSet(PodSetSpec.ofReplicas(7));
+    caches.sync();
+    // The first batch (one pod) takes longer than the tolerance, a fault is seen meanwhile (the
+    // pod watch broke), and the PodSet is deleted: neither cache shows it yet.
+    afterFirstCreateBatch(
+        () -> {
+          passClock.advance(PodSetReconciler.PODSET_CACHE_TOLERANCE.plusMillis(1));
+          caches.podVersion.faulted(true);
+          admin.resources(PodSet.class).inNamespace(namespace).withName("web").delete();
+        });
+
+    Result result = reconciler.reconcile(request);
+
+    // Without the confirmation the other 6 creates went out for the deleted PodSet.
+    assertThat(result).isEqualTo(Result.done());
+    assertThat(recording.reads()).containsExactly("GET " + podSetPath());
+    assertThat(recording.writes())
+        .containsExactly("POST /api/v1/namespaces/" + namespace + "/pods");
+  }
+
+  @Test
+  void reconcile_createBatchesFastOrWithoutFaults_readNothing() {
+    createPodSet(PodSetSpec.ofReplicas(7));
+    caches.sync();
+    // Batch 1 takes just the tolerance; batch 2 a second, with no fault about (a busy server).
+    AtomicInteger batches = new AtomicInteger();
+    onEvent =
+        event -> {
+          if (event.startsWith("Normal SuccessfulCreate")) {
+            passClock.advance(
+                batches.incrementAndGet() == 1
+                    ? PodSetReconciler.PODSET_CACHE_TOLERANCE
+                    : Duration.ofSeconds(1));
+          }
+        };
+
+    reconciler.reconcile(request);
+
+    assertThat(batches).hasValue(3);
+    assertThat(recording.reads()).isEmpty();
+    assertThat(recording.writes()).filteredOn(w -> w.startsWith("POST")).hasSize(7);
   }
 
   @Test

@@ -48,4 +48,24 @@ public interface CacheVersion {
     Objects.requireNonNull(maxSilence, "maxSilence");
     return false;
   }
+
+  /**
+   * Whether the cache met a fault within the past {@code window}, or is still in one: a list or
+   * watch request failed (a refusal such as 429 or 5xx, a broken connection), a watch ended with an
+   * error or at once without events, or the cache was listed again (a relist after an expired
+   * version: what changed meanwhile arrives as one, a deletion late). A watch that ends at its
+   * timeout and is opened again is no fault.
+   *
+   * <p>Complements {@link #following}, which tells what the cache shows right now: a cache that
+   * just recovered from a fault follows again, while the server that refused it may still be
+   * refusing others and holding events back. A caller that must not act for an object the server
+   * deleted (creating children for it, say) reads it from the server while this says true. By
+   * default true (a cache that cannot tell).
+   *
+   * @throws NullPointerException if {@code window} is null
+   */
+  default boolean faultedWithin(Duration window) {
+    Objects.requireNonNull(window, "window");
+    return true;
+  }
 }

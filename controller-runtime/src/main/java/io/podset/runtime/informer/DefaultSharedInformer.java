@@ -240,6 +240,12 @@ final class DefaultSharedInformer<T extends HasMetadata> implements SharedInform
   }
 
   @Override
+  public boolean faultedWithin(Duration window) {
+    Objects.requireNonNull(window, "window");
+    return reflector.faultedWithin(window);
+  }
+
+  @Override
   public Optional<Duration> lag() {
     return Optional.ofNullable(lag.lag(clock.nanoTime()));
   }

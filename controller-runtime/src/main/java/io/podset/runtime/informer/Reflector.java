@@ -164,6 +164,11 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
     return state.lastSyncResourceVersion();
   }
 
+  /** See {@link CacheVersion#faultedWithin}. */
+  boolean faultedWithin(Duration window) {
+    return state.faultedWithin(window.toNanos());
+  }
+
   private void run() {
     ReflectorStep next = ReflectorStep.LIST_NOW;
     while (next != ReflectorStep.STOP && !isClosed()) {

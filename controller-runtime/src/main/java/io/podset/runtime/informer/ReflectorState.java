@@ -33,6 +33,10 @@ final class ReflectorState {
   // Completed lists, plain or streaming; every one after the first is a relist.
   private long lists;
   private @Nullable String lastError;
+  // When the last fault (a failed request, an abnormal watch end, a relist) was recorded, on the
+  // clock's nanoTime; valid once faulted is true.
+  private boolean faulted;
+  private long faultNanos;
 
   ReflectorState(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -94,6 +98,10 @@ final class ReflectorState {
       lists++;
       lastError = null;
       lastEventTime = clock.instant();
+      if (lists > 1) {
+        // A relist: the changes between the two lists reach the cache as one, deletions late.
+        faultedNow();
+      }
       return lists > 1;
     }
   }
@@ -124,7 +132,24 @@ final class ReflectorState {
       watching = false;
       if (errorMessage != null) {
         lastError = errorMessage;
+        faultedNow();
       }
     }
+  }
+
+  /**
+   * Whether a fault was recorded within the past {@code windowNanos}, or the failure streak of the
+   * last one is not over yet (no list completed and no watch opened since).
+   */
+  boolean faultedWithin(long windowNanos) {
+    synchronized (lock) {
+      return lastError != null || (faulted && clock.nanoTime() - faultNanos <= windowNanos);
+    }
+  }
+
+  // Called under lock.
+  private void faultedNow() {
+    faulted = true;
+    faultNanos = clock.nanoTime();
   }
 }

@@ -38,7 +38,9 @@
  * when it has caught up with all), see {@link io.podset.runtime.informer.SharedInformer#lag()}.
  * Sampled, it misses what is younger than a sample; {@link
  * io.podset.runtime.informer.CacheVersion#following} tells at once whether the cache keeps up: its
- * watch open, something applied recently, and its owner's own writes shown in time.
+ * watch open, something applied recently, and its owner's own writes shown in time; {@link
+ * io.podset.runtime.informer.CacheVersion#faultedWithin} whether its list or watch met a fault (or
+ * it relisted) lately, which a cache that follows again no longer shows.
  *
  * <p>Metrics: informers created with a Micrometer registry ({@link
  * io.podset.runtime.informer.SharedInformerFactory#create(io.fabric8.kubernetes.client.KubernetesClient,

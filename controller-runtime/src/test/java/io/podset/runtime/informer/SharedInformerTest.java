@@ -352,6 +352,46 @@ class SharedInformerTest {
   }
 
   @Test
+  void faultedWithin_aBrokenWatchOrARelist_forTheWindowAfter_notAWatchThatEndsAtItsTimeout() {
+    Duration window = Duration.ofSeconds(10);
+    WatchCall<Pod> watch = startSynced("10", pod("a", "1"));
+    Awaits.until(() -> informer.health().watching(), "watching");
+    assertThat(informer.faultedWithin(window)).as("after the first list").isFalse();
+
+    // The server ends a watch that delivered events (its timeout): opened again, no fault.
+    watch.bookmark("11").end();
+    WatchCall<Pod> second = server.nextWatch().accept();
+    Awaits.until(() -> informer.health().watching(), "watching again");
+    assertThat(informer.faultedWithin(window)).as("after a watch's clean end").isFalse();
+
+    // A broken connection: a fault while the watch is down and for the window after.
+    second.end(Pods.connectionRefused());
+    Awaits.until(
+        () -> clock.nextDeadline().filter(Duration.ofMillis(800)::equals).isPresent(),
+        "the re-watch backoff (800 ms, no jitter)");
+    assertThat(informer.faultedWithin(window)).as("while re-opening").isTrue();
+    clock.advance(Duration.ofMillis(800));
+    WatchCall<Pod> third = server.nextWatch().accept();
+    Awaits.until(() -> informer.health().watching(), "watching after the backoff");
+    assertThat(informer.following(Duration.ofMillis(250), window)).as("following").isTrue();
+    assertThat(informer.faultedWithin(window)).as("recovered, within the window").isTrue();
+    clock.advance(window.minusMillis(800));
+    assertThat(informer.faultedWithin(window)).as("a window after the break").isTrue();
+    clock.advance(Duration.ofMillis(1));
+    assertThat(informer.faultedWithin(window)).as("after the window").isFalse();
+
+    // A relist (410 on the watch): what changed meanwhile arrives at once, a fault too.
+    third.end(Pods.gone());
+    server.nextList().reply("20", List.of(pod("a", "19")));
+    server.nextWatch().accept();
+    Awaits.until(() -> informer.health().watching(), "watching after the relist");
+    assertThat(informer.health().relistCount()).isEqualTo(1);
+    assertThat(informer.faultedWithin(window)).as("after a relist").isTrue();
+    clock.advance(window.plusMillis(1));
+    assertThat(informer.faultedWithin(window)).as("a window after the relist").isFalse();
+  }
+
+  @Test
   void addIndexers_areQueryableThroughTheInformer() {
     informer.addIndexers(Map.of(Indexers.NAMESPACE, Indexers.byNamespace()));
     startSynced("10", pod("ns1", "a", "1"), pod("ns2", "b", "2"));

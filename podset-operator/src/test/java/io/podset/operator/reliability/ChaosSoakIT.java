@@ -351,6 +351,8 @@ class ChaosSoakIT {
             "seed %d; %d PodSets (replicas 0..%d); %.0f s of faults%n",
             seed, podSets, maxReplicas, faultDuration.toMillis() / 1000.0));
     report.append("driver: ").append(driver.summary()).append('\n');
+    report.append("driver's changes need, acted on one by one: ").append(driver.needs());
+    report.append('\n');
     report.append("faults injected: ").append(campaign.counts()).append(", total ");
     report.append(campaign.total()).append('\n');
     report.append(
@@ -674,6 +676,11 @@ class ChaosSoakIT {
     private int imageChangesOnPods;
     private int deletes;
     private int recreates;
+    // What an operator acting on each change in turn must write for it (none coalesced): pods
+    // created or deleted, image patches, and changes that move a status.
+    private int neededPodCreatesAndDeletes;
+    private int neededImagePatches;
+    private int statusMoves;
 
     Driver(KubernetesClient client, Random random, int maxReplicas) {
       this.client = client;
@@ -703,20 +710,28 @@ class ChaosSoakIT {
       if (!exists.get(name)) {
         create(name);
         recreates++;
+        neededPodCreatesAndDeletes += replicas.get(name);
+        statusMoves++;
         return;
       }
       int dice = random.nextInt(100);
       var resource = client.resources(PodSet.class).inNamespace(NAMESPACE).withName(name);
       if (dice < 55) {
         int count = random.nextInt(maxReplicas + 1);
+        int before = replicas.get(name);
         replicas.put(name, count);
         resource.patch(
             PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"replicas\":" + count + "}}");
         scales++;
+        neededPodCreatesAndDeletes += Math.abs(count - before);
+        statusMoves += count == before ? 0 : 1;
       } else if (dice < 72) {
         int version = versions.merge(name, 1, Integer::sum);
         patchTemplate(resource, template(version, images.get(name)));
         templates++;
+        // Each pod replaced: a create and a delete.
+        neededPodCreatesAndDeletes += 2 * replicas.get(name);
+        statusMoves++;
       } else if (dice < 90) {
         // Another image only: rolled into the existing pods in place.
         List<String> others = new ArrayList<>(IMAGES);
@@ -728,6 +743,8 @@ class ChaosSoakIT {
         if (replicas.get(name) > 0) {
           imageChangesOnPods++;
         }
+        neededImagePatches += replicas.get(name);
+        statusMoves++;
       } else {
         resource.delete();
         exists.put(name, false);
@@ -745,6 +762,26 @@ class ChaosSoakIT {
     /** Every change made so far: scales, template and image changes, deletes and re-creates. */
     int changes() {
       return scales + templates + imageChanges + deletes + recreates;
+    }
+
+    /**
+     * What an operator that acts on each change in turn (coalescing none) must write successfully:
+     * a pod create or delete per replica added, removed or replaced, an image patch per pod of a
+     * new image, and at least one status write per change that moves the status (a scale to the
+     * same count and a delete move none; the garbage collector deletes a deleted PodSet's pods).
+     */
+    String needs() {
+      int changes = Math.max(1, changes());
+      return String.format(
+          "%d pod creates/deletes (%.2f per change), %d image patches (%.2f), >= %d status"
+              + " writes (%.2f); together %.2f per change",
+          neededPodCreatesAndDeletes,
+          (double) neededPodCreatesAndDeletes / changes,
+          neededImagePatches,
+          (double) neededImagePatches / changes,
+          statusMoves,
+          (double) statusMoves / changes,
+          (double) (neededPodCreatesAndDeletes + neededImagePatches + statusMoves) / changes);
     }
 
     /** Image changes of PodSets that had pods (or were asked for some). */
