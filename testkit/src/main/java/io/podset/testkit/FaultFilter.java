@@ -186,6 +186,14 @@ final class FaultFilter implements RequestFilter, FaultInjector {
 
   @Override
   public ApiResult filter(ApiRequest request, Chain next) {
+    if (rules.isEmpty()) {
+      // No rule to match: only a watch needs what the request addresses (dropWatches selects
+      // by resource), so other requests pass without being resolved.
+      ApiResult result = next.proceed(request);
+      return result instanceof WatchResult
+          ? controlled(result, resolver.apply(request), request.header("user-agent"), End.NORMALLY)
+          : result;
+    }
     RequestInfo info = resolver.apply(request);
     boolean nonResource = info.resource() == null;
     for (Installed rule : rules) {

@@ -13,8 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * The {@link RequestJournal}: the outermost request filter, so it sees every request and the status
@@ -61,11 +61,7 @@ final class JournalFilter implements RequestFilter, RequestJournal {
     String user = notes.user() != null ? notes.user() : request.header("impersonate-user");
     Duration duration = Duration.ofNanos(System.nanoTime() - start);
     RequestInfo info = resolver.apply(request);
-    String query =
-        request.query().entrySet().stream()
-            .sorted(Map.Entry.comparingByKey())
-            .map(e -> e.getKey() + "=" + e.getValue())
-            .collect(Collectors.joining("&"));
+    String query = query(request.query());
     synchronized (lock) {
       records.addLast(
           new RequestRecord(
@@ -90,6 +86,21 @@ final class JournalFilter implements RequestFilter, RequestJournal {
       }
     }
     return result;
+  }
+
+  /** The query as {@code key=value} pairs sorted by key, joined by {@code &}. */
+  private static String query(Map<String, String> query) {
+    if (query.isEmpty()) {
+      return "";
+    }
+    StringBuilder joined = new StringBuilder();
+    for (Map.Entry<String, String> e : new TreeMap<>(query).entrySet()) {
+      if (joined.length() > 0) {
+        joined.append('&');
+      }
+      joined.append(e.getKey()).append('=').append(e.getValue());
+    }
+    return joined.toString();
   }
 
   @Override

@@ -1,8 +1,6 @@
 package io.podset.testkit.internal.auth;
 
 import io.podset.testkit.internal.http.ApiRequest;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -39,6 +37,7 @@ public record Attributes(
     String name) {
 
   private static final Set<String> NAMESPACE_SUBRESOURCES = Set.of("status", "finalize");
+  private static final Set<String> TRUE = Set.of("1", "t", "T", "TRUE", "true", "True");
 
   public Attributes {
     Objects.requireNonNull(user, "user");
@@ -95,28 +94,28 @@ public record Attributes(
   static Attributes of(Identity user, ApiRequest request) {
     String path = request.path();
     String method = request.method().toUpperCase(Locale.ROOT);
-    List<String> parts =
-        new ArrayList<>(Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).toList());
-    Attributes nonResource = nonResource(user, method.toLowerCase(Locale.ROOT), path);
-    if (parts.size() < 3 || !(parts.get(0).equals("api") || parts.get(0).equals("apis"))) {
-      return nonResource;
+    // Read at offsets into the request's segments (split once per request), never copied.
+    List<String> parts = request.segments();
+    int end = parts.size();
+    if (end < 3 || !(parts.get(0).equals("api") || parts.get(0).equals("apis"))) {
+      return nonResource(user, method.toLowerCase(Locale.ROOT), path);
     }
     boolean grouped = parts.get(0).equals("apis");
-    parts.remove(0);
+    int at = 1;
     String group = "";
     if (grouped) {
-      if (parts.size() < 3) {
-        return nonResource;
+      if (end - at < 3) {
+        return nonResource(user, method.toLowerCase(Locale.ROOT), path);
       }
-      group = parts.remove(0);
+      group = parts.get(at++);
     }
-    String version = parts.remove(0);
+    String version = parts.get(at++);
     String verb;
-    if (parts.get(0).equals("watch") || parts.get(0).equals("proxy")) {
-      if (parts.size() < 2) {
-        return nonResource;
+    if (parts.get(at).equals("watch") || parts.get(at).equals("proxy")) {
+      if (end - at < 2) {
+        return nonResource(user, method.toLowerCase(Locale.ROOT), path);
       }
-      verb = parts.remove(0);
+      verb = parts.get(at++);
     } else {
       verb =
           switch (method) {
@@ -129,15 +128,15 @@ public record Attributes(
           };
     }
     String namespace = "";
-    if (parts.get(0).equals("namespaces") && parts.size() > 1) {
-      namespace = parts.get(1);
-      if (parts.size() > 2 && !NAMESPACE_SUBRESOURCES.contains(parts.get(2))) {
-        parts = parts.subList(2, parts.size());
+    if (parts.get(at).equals("namespaces") && end - at > 1) {
+      namespace = parts.get(at + 1);
+      if (end - at > 2 && !NAMESPACE_SUBRESOURCES.contains(parts.get(at + 2))) {
+        at += 2;
       }
     }
-    String resource = parts.get(0);
-    String name = parts.size() >= 2 ? parts.get(1) : "";
-    String subresource = parts.size() >= 3 && !verb.equals("proxy") ? parts.get(2) : "";
+    String resource = parts.get(at);
+    String name = end - at >= 2 ? parts.get(at + 1) : "";
+    String subresource = end - at >= 3 && !verb.equals("proxy") ? parts.get(at + 2) : "";
     if (name.isEmpty() && verb.equals("get")) {
       verb = parseBool(request.param("watch")) ? "watch" : "list";
       String selected = exactName(request.param("fieldSelector"));
@@ -153,7 +152,7 @@ public record Attributes(
 
   /** Go's {@code strconv.ParseBool} true values. */
   private static boolean parseBool(String value) {
-    return value != null && Set.of("1", "t", "T", "TRUE", "true", "True").contains(value);
+    return value != null && TRUE.contains(value);
   }
 
   /**

@@ -39,11 +39,13 @@ final class Authentication {
     if (header == null) {
       return Identity.anonymous();
     }
-    String[] parts = header.trim().split(" +", 2);
-    if (parts.length != 2 || !parts[0].toLowerCase(Locale.ROOT).equals("bearer")) {
+    // The scheme, a run of spaces, the token (as splitting at " +" once, without a regex).
+    String value = header.trim();
+    int space = value.indexOf(' ');
+    if (space < 0 || !value.substring(0, space).toLowerCase(Locale.ROOT).equals("bearer")) {
       return Identity.anonymous();
     }
-    String token = parts[1].trim();
+    String token = value.substring(space).trim();
     if (token.isEmpty()) {
       return Identity.anonymous();
     }

@@ -54,15 +54,16 @@ final class Impersonation {
     String user = request.header("impersonate-user");
     List<String> groups = values(request.header("impersonate-group"));
     String uid = request.header("impersonate-uid");
-    Map<String, List<String>> extra = new LinkedHashMap<>();
-    request
-        .headers()
-        .forEach(
-            (name, value) -> {
-              if (name.startsWith(EXTRA)) {
-                extra.put(name.substring(EXTRA.length()), values(value));
-              }
-            });
+    // Filled only when the request has such headers: most requests impersonate nobody.
+    Map<String, List<String>> extra = Map.of();
+    for (Map.Entry<String, String> header : request.headers().entrySet()) {
+      if (header.getKey().startsWith(EXTRA)) {
+        if (extra.isEmpty()) {
+          extra = new LinkedHashMap<>();
+        }
+        extra.put(header.getKey().substring(EXTRA.length()), values(header.getValue()));
+      }
+    }
     if (user == null) {
       if (groups.isEmpty() && uid == null && extra.isEmpty()) {
         return requester;

@@ -3,7 +3,6 @@ package io.podset.testkit.internal.http;
 import io.podset.testkit.internal.resource.ResourcePath;
 import io.podset.testkit.internal.resource.ResourceRegistry;
 import io.podset.testkit.internal.resource.ResourceType;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -51,8 +50,7 @@ public record RequestInfo(
 
   private static RequestInfo of(ApiRequest request, Scopes scopes) {
     String method = request.method().toLowerCase(Locale.ROOT);
-    List<String> segments =
-        Arrays.stream(request.path().split("/")).filter(s -> !s.isEmpty()).toList();
+    List<String> segments = request.segments();
     ResourcePath path = null;
     if (segments.size() > 2 && segments.get(0).equals("api")) {
       path = parse(scopes, "", segments.get(1), segments.subList(2, segments.size()));

@@ -15,7 +15,8 @@ public final class RequestNotes {
   private static final ThreadLocal<@Nullable RequestNotes> CURRENT = new ThreadLocal<>();
 
   private final @Nullable RequestNotes outer;
-  private final List<String> faults = new ArrayList<>(1);
+  // Made at the first fault: most requests get none.
+  private @Nullable List<String> faults;
   private @Nullable String user;
 
   private RequestNotes(@Nullable RequestNotes outer) {
@@ -42,7 +43,12 @@ public final class RequestNotes {
   public static void fault(String description) {
     RequestNotes notes = CURRENT.get();
     if (notes != null) {
-      notes.faults.add(description);
+      List<String> faults = notes.faults;
+      if (faults == null) {
+        faults = new ArrayList<>(1);
+        notes.faults = faults;
+      }
+      faults.add(description);
     }
   }
 
@@ -56,7 +62,8 @@ public final class RequestNotes {
 
   /** The faults noted, in the order they were injected. */
   public List<String> faults() {
-    return List.copyOf(faults);
+    List<String> noted = faults;
+    return noted == null ? List.of() : List.copyOf(noted);
   }
 
   /** The user noted, or null when no filter authenticated the request. */

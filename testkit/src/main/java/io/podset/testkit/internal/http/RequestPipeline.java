@@ -18,6 +18,10 @@ public final class RequestPipeline {
   private final List<RequestFilter> filters = new CopyOnWriteArrayList<>();
   private final RequestFilter.Chain handler;
   private final boolean handlerBlocks;
+  private final Object lock = new Object();
+  // Written under lock whenever filters change, read without it: the filters in order, each
+  // bound to the rest of the pipeline, so that a request builds no chain of its own.
+  private volatile RequestFilter.Chain head = this::terminal;
 
   /** A pipeline whose handler never blocks (it works in memory under short locks). */
   public RequestPipeline(RequestFilter.Chain handler) {
@@ -35,11 +39,28 @@ public final class RequestPipeline {
 
   /** Adds a filter in front of those already present (the last added runs first). */
   public void addFirst(RequestFilter filter) {
-    filters.add(0, Objects.requireNonNull(filter, "filter"));
+    Objects.requireNonNull(filter, "filter");
+    synchronized (lock) {
+      filters.add(0, filter);
+      head = chain();
+    }
   }
 
   void remove(RequestFilter filter) {
-    filters.remove(filter);
+    synchronized (lock) {
+      filters.remove(filter);
+      head = chain();
+    }
+  }
+
+  private RequestFilter.Chain chain() {
+    RequestFilter.Chain chain = this::terminal;
+    for (int i = filters.size() - 1; i >= 0; i--) {
+      RequestFilter filter = filters.get(i);
+      RequestFilter.Chain next = chain;
+      chain = request -> filter.filter(request, next);
+    }
+    return chain;
   }
 
   /** Whether the handler or a filter may block. */
@@ -58,17 +79,10 @@ public final class RequestPipeline {
   /** The answer to {@code request}; a filter that throws answers 500 instead of leaving none. */
   ApiResult handle(ApiRequest request) {
     try {
-      return chainFrom(filters.toArray(new RequestFilter[0]), 0).proceed(request);
+      return head.proceed(request);
     } catch (RuntimeException e) {
       return failed(request, e);
     }
-  }
-
-  private RequestFilter.Chain chainFrom(RequestFilter[] snapshot, int index) {
-    if (index == snapshot.length) {
-      return this::terminal;
-    }
-    return request -> snapshot[index].filter(request, chainFrom(snapshot, index + 1));
   }
 
   // The handler's errors become answers here, so that filters (the journal) see them.

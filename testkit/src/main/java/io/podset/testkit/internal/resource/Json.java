@@ -52,12 +52,17 @@ public final class Json {
 
   /** The node at a dotted path ({@code spec.replicas}), or a missing node. */
   public static JsonNode at(JsonNode root, String dottedPath) {
+    // Walked by index, not split: name, namespace and resourceVersion are read on every request.
     JsonNode node = root;
-    for (String part : dottedPath.split("\\.")) {
-      if (part.isEmpty()) {
-        continue;
+    int start = 0;
+    int length = dottedPath.length();
+    while (start < length) {
+      int dot = dottedPath.indexOf('.', start);
+      int end = dot < 0 ? length : dot;
+      if (end > start) {
+        node = node.path(dottedPath.substring(start, end));
       }
-      node = node.path(part);
+      start = end + 1;
     }
     return node;
   }
@@ -76,19 +81,26 @@ public final class Json {
   }
 
   public static String text(JsonNode node, String dottedPath) {
-    JsonNode value = at(node, dottedPath);
-    return value.isValueNode() && !value.isNull() ? value.asText() : null;
+    return textOf(at(node, dottedPath));
   }
 
   public static String name(JsonNode object) {
-    return text(object, "metadata.name");
+    return metadataText(object, "name");
   }
 
   public static String namespace(JsonNode object) {
-    return text(object, "metadata.namespace");
+    return metadataText(object, "namespace");
   }
 
   public static String resourceVersion(JsonNode object) {
-    return text(object, "metadata.resourceVersion");
+    return metadataText(object, "resourceVersion");
+  }
+
+  private static String metadataText(JsonNode object, String field) {
+    return textOf(object.path("metadata").path(field));
+  }
+
+  private static String textOf(JsonNode value) {
+    return value.isValueNode() && !value.isNull() ? value.asText() : null;
   }
 }

@@ -3,15 +3,17 @@ package io.podset.testkit.internal.resource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 
 /** Server-side metadata: names, uids, timestamps, label checks, generation, version rendering. */
 public final class ObjectMeta {
 
+  private static final AtomicReference<Stamp> LAST_STAMP =
+      new AtomicReference<>(new Stamp(Long.MIN_VALUE, ""));
   private static final String NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
   private static final Pattern LABEL_VALUE =
       Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
@@ -21,8 +23,19 @@ public final class ObjectMeta {
   private ObjectMeta() {}
 
   public static String timestamp(Instant instant) {
-    return instant.truncatedTo(ChronoUnit.SECONDS).toString();
+    // Every write stamps its managedFields entry: formatted once per second, not per write.
+    long second = instant.getEpochSecond();
+    Stamp last = LAST_STAMP.get();
+    if (last.second() == second) {
+      return last.text();
+    }
+    String text = Instant.ofEpochSecond(second).toString();
+    LAST_STAMP.set(new Stamp(second, text));
+    return text;
   }
+
+  /** A second since the epoch and its RFC 3339 form. */
+  private record Stamp(long second, String text) {}
 
   /** {@code prefix} plus five random characters, as Kubernetes' name generator. */
   public static String generateName(String prefix, Random random) {

@@ -1,6 +1,5 @@
 package io.podset.testkit.internal.resource;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -36,40 +35,35 @@ public record ResourcePath(
       String version,
       List<String> rest,
       java.util.function.Predicate<String> isNamespacedResource) {
-    List<String> s = new ArrayList<>(rest);
+    // Offsets into rest, not a copy of it: every request's path is parsed two to three times.
+    int first = 0;
     boolean watch = false;
-    if (!s.isEmpty() && s.get(0).equals("watch")) {
+    if (!rest.isEmpty() && rest.get(0).equals("watch")) {
       watch = true;
-      s.remove(0);
+      first = 1;
     }
-    if (s.isEmpty()) {
+    int size = rest.size() - first;
+    if (size == 0) {
       return null;
     }
-    if (s.get(0).equals("namespaces") && s.size() >= 3 && isNamespacedResource.test(s.get(2))) {
-      String namespace = s.get(1);
-      List<String> tail = s.subList(2, s.size());
-      if (tail.size() > 3) {
-        return null;
-      }
-      return new ResourcePath(
-          group,
-          version,
-          namespace,
-          tail.get(0),
-          tail.size() > 1 ? tail.get(1) : null,
-          tail.size() > 2 ? tail.get(2) : null,
-          watch);
+    String namespace = null;
+    if (rest.get(first).equals("namespaces")
+        && size >= 3
+        && isNamespacedResource.test(rest.get(first + 2))) {
+      namespace = rest.get(first + 1);
+      first += 2;
+      size -= 2;
     }
-    if (s.size() > 3) {
+    if (size > 3) {
       return null;
     }
     return new ResourcePath(
         group,
         version,
-        null,
-        s.get(0),
-        s.size() > 1 ? s.get(1) : null,
-        s.size() > 2 ? s.get(2) : null,
+        namespace,
+        rest.get(first),
+        size > 1 ? rest.get(first + 1) : null,
+        size > 2 ? rest.get(first + 2) : null,
         watch);
   }
 }

@@ -15,7 +15,6 @@ import io.podset.testkit.internal.resource.StatusError;
 import io.podset.testkit.internal.store.ObjectStore;
 import io.podset.testkit.internal.write.ObjectWrites;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -49,8 +48,7 @@ public final class ApiRouter implements RequestFilter.Chain {
 
   @Override
   public ApiResult proceed(ApiRequest request) {
-    String path = request.path();
-    List<String> segments = Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).toList();
+    List<String> segments = request.segments();
     if (segments.isEmpty()) {
       return ApiResponse.json(200, rootPaths());
     }

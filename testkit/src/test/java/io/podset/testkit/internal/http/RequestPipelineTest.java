@@ -49,4 +49,32 @@ class RequestPipelineTest {
     assertThat(pipeline.handle(GET).status()).isEqualTo(404);
     assertThat(seen).containsExactly(404);
   }
+
+  @Test
+  void filters_runLastAddedFirst_andARemovedFilterNoLongerRuns() {
+    List<String> seen = new ArrayList<>();
+    RequestPipeline pipeline =
+        new RequestPipeline(
+            request -> {
+              seen.add("handler");
+              return ApiResponse.json(200, "{}".getBytes());
+            });
+    RequestFilter inner =
+        (request, next) -> {
+          seen.add("inner");
+          return next.proceed(request);
+        };
+    pipeline.addFirst(inner);
+    pipeline.addFirst(
+        (request, next) -> {
+          seen.add("outer");
+          return next.proceed(request);
+        });
+
+    pipeline.handle(GET);
+    pipeline.remove(inner);
+    pipeline.handle(GET);
+
+    assertThat(seen).containsExactly("outer", "inner", "handler", "outer", "handler");
+  }
 }
