@@ -4,13 +4,8 @@ import com.fasterxml.jackson.core.filter.TokenFilter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.podset.runtime.informer.ModelClass.Kind;
 import io.podset.runtime.informer.ModelClass.Property;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,23 +20,18 @@ import org.jspecify.annotations.Nullable;
  * one object ({@code metadata.name}, {@code uid}, {@code resourceVersion}), so that the pods of one
  * owner share their labels', owner references' and images' strings. Thread-safe: the kept fields
  * are fixed at construction.
+ *
+ * <p>The paths make a tree of {@link KeptField}s; an object is copied by the {@link CopyPlan} of
+ * its class at its node, which calls only the accessors of the properties kept or reset there (see
+ * {@link ProjectionCopies}).
  */
 final class FieldProjection implements UnaryOperator<HasMetadata> {
 
   private static final Set<String> UNIQUE_VALUES =
       Set.of("metadata.name", "metadata.uid", "metadata.resourceVersion");
 
-  // Whether a class is a model class, found once per class (it asks Jackson's introspection).
-  private static final ClassValue<Boolean> MODELS =
-      new ClassValue<>() {
-        @Override
-        protected Boolean computeValue(Class<?> type) {
-          return ModelClass.isModel(type);
-        }
-      };
-
   private final Class<? extends HasMetadata> type;
-  private final Node root;
+  private final KeptField root;
   private final boolean keepsManagedFields;
   private final TokenFilter decodeFilter;
 
@@ -52,7 +42,7 @@ final class FieldProjection implements UnaryOperator<HasMetadata> {
   FieldProjection(Class<? extends HasMetadata> type, Collection<String> paths) {
     this.type = Objects.requireNonNull(type, "type");
     Objects.requireNonNull(paths, "paths");
-    this.root = new Node(false);
+    this.root = new KeptField(false);
     ModelClass model = ModelClass.of(type);
     for (String path : Projections.ALWAYS_KEPT) {
       add(model, path);
@@ -60,10 +50,11 @@ final class FieldProjection implements UnaryOperator<HasMetadata> {
     for (String path : paths) {
       add(model, Objects.requireNonNull(path, "path"));
     }
-    Node metadata =
+    KeptField metadata =
         Objects.requireNonNull(root.children.get("metadata"), "metadata is always kept");
     this.keepsManagedFields = metadata.whole || (metadata.children.containsKey("managedFields"));
     this.decodeFilter = new Skip(root);
+    root.prepare(type);
   }
 
   /**
@@ -98,7 +89,12 @@ final class FieldProjection implements UnaryOperator<HasMetadata> {
               + " fields applied to a "
               + obj.getClass().getName());
     }
-    return (HasMetadata) copyModel(obj, root);
+    Class<?> actual = obj.getClass();
+    CopyPlan plan = root.isDeclared(actual) ? root.declaredPlan() : root.plan(actual).orElse(null);
+    if (plan == null) {
+      throw new IllegalArgumentException(actual.getName() + " is not a model class");
+    }
+    return (HasMetadata) ProjectionCopies.copy(obj, plan, root);
   }
 
   @Override
@@ -109,7 +105,7 @@ final class FieldProjection implements UnaryOperator<HasMetadata> {
   private void add(ModelClass rootModel, String text) {
     FieldPath path = FieldPath.parse(text);
     ModelClass model = rootModel;
-    Node node = root;
+    KeptField node = root;
     List<FieldPath.Segment> segments = path.segments();
     for (int i = 0; i < segments.size(); i++) {
       FieldPath.Segment segment = segments.get(i);
@@ -130,11 +126,11 @@ final class FieldProjection implements UnaryOperator<HasMetadata> {
       String prefix = path.prefix(i);
       node =
           node.children.computeIfAbsent(
-              segment.name(), k -> new Node(!UNIQUE_VALUES.contains(prefix)));
-      boolean entersModel =
-          (property.kind() == Kind.MODEL || property.kind() == Kind.LIST)
-              && MODELS.get(property.element());
-      model = entersModel ? ModelClass.of(property.element()) : null;
+              segment.name(), k -> new KeptField(!UNIQUE_VALUES.contains(prefix)));
+      model =
+          property.kind() == Kind.MODEL || property.kind() == Kind.LIST
+              ? ModelClass.find(property.element()).orElse(null)
+              : null;
       if (segment.selector() == null) {
         node.allEntries = true;
       } else if (property.kind() == Kind.MAP) {
@@ -155,7 +151,7 @@ final class FieldProjection implements UnaryOperator<HasMetadata> {
 
   /** Keeps only the elements whose string field {@code field=value}; keeps that field too. */
   private static void addFilter(
-      FieldPath path, String prefix, ModelClass element, Node node, String selector) {
+      FieldPath path, String prefix, ModelClass element, KeptField node, String selector) {
     int equals = selector.indexOf('=');
     String field = equals < 0 ? "" : selector.substring(0, equals);
     Property property = element.properties().get(field);
@@ -167,94 +163,17 @@ final class FieldProjection implements UnaryOperator<HasMetadata> {
               + "' needs a selector 'field=value' on a string field of "
               + element.type().getSimpleName());
     }
-    node.filters.add(new Filter(property, selector.substring(equals + 1)));
-    node.children.computeIfAbsent(field, k -> new Node(true)).whole = true;
+    node.filters.add(
+        new KeptField.Filter(
+            element.type(),
+            field,
+            Accessors.getter(element.type(), property.getter()),
+            selector.substring(equals + 1)));
+    node.children.computeIfAbsent(field, k -> new KeptField(true)).whole = true;
   }
 
   private static IllegalArgumentException invalid(FieldPath path, String why) {
     return new IllegalArgumentException("field path '" + path.text() + "': " + why);
-  }
-
-  private Object copyModel(Object source, Node node) {
-    ModelClass model = ModelClass.of(source.getClass());
-    Object copy = model.newInstance();
-    for (Property property : model.properties().values()) {
-      Node child = node.whole ? node : node.children.get(property.name());
-      if (child == null) {
-        if (property.emptyByDefault()) {
-          property.set(copy, property.kind() == Kind.MAP ? Map.of() : List.of());
-        }
-        continue;
-      }
-      property.set(copy, copyValue(property.get(source), child));
-    }
-    model.setAdditionalProperties(
-        copy, node.whole ? copyMap(model.additionalProperties(source), node) : Map.of());
-    return copy;
-  }
-
-  @SuppressWarnings("unchecked")
-  private @Nullable Object copyValue(@Nullable Object value, Node node) {
-    if (value == null) {
-      return null;
-    }
-    if (value instanceof String s) {
-      return node.intern ? s.intern() : s;
-    }
-    if (value instanceof Collection<?> c) {
-      return copyList(c, node);
-    }
-    if (value instanceof Map<?, ?> m) {
-      return copyMap((Map<Object, Object>) m, node);
-    }
-    return MODELS.get(value.getClass()) ? copyModel(value, node) : value;
-  }
-
-  private List<Object> copyList(Collection<?> list, Node node) {
-    if (list.isEmpty()) {
-      return List.of();
-    }
-    boolean filtered = !node.whole && !node.allEntries && !node.filters.isEmpty();
-    Object[] items = new Object[list.size()];
-    boolean nulls = false;
-    int n = 0;
-    for (Object item : list) {
-      if (filtered && !node.selects(item)) {
-        continue;
-      }
-      items[n++] = copyValue(item, node);
-      nulls |= item == null;
-    }
-    if (n < items.length) {
-      items = Arrays.copyOf(items, n);
-    }
-    if (nulls) {
-      return Collections.unmodifiableList(Arrays.asList(items));
-    }
-    // One element (a pod's container, owner, condition): 16 bytes instead of List.of's 24.
-    return items.length == 1 ? Collections.singletonList(items[0]) : List.of(items);
-  }
-
-  @SuppressWarnings("unchecked")
-  private <K, V> Map<K, V> copyMap(Map<?, ?> map, Node node) {
-    if (map.isEmpty()) {
-      return Map.of();
-    }
-    boolean filtered = !node.whole && !node.allEntries && !node.keys.isEmpty();
-    Map<Object, Object> copy = new LinkedHashMap<>(map.size() * 2);
-    boolean nulls = false;
-    for (Map.Entry<?, ?> entry : map.entrySet()) {
-      if (filtered && !node.keys.contains(entry.getKey())) {
-        continue;
-      }
-      Object value = copyValue(entry.getValue(), node);
-      copy.put(copyValue(entry.getKey(), node), value);
-      nulls |= value == null || entry.getKey() == null;
-    }
-    if (copy.isEmpty()) {
-      return Map.of();
-    }
-    return (Map<K, V>) (nulls ? Collections.unmodifiableMap(copy) : Map.copyOf(copy));
   }
 
   /**
@@ -265,7 +184,7 @@ final class FieldProjection implements UnaryOperator<HasMetadata> {
     private final Map<String, TokenFilter> fields = new HashMap<>();
     private final Set<String> keys;
 
-    Skip(Node node) {
+    Skip(KeptField node) {
       this.keys = node.keys;
       node.children.forEach(
           (name, child) ->
@@ -288,44 +207,6 @@ final class FieldProjection implements UnaryOperator<HasMetadata> {
     @Override
     public boolean includeEmptyArray(boolean contentsFiltered) {
       return true;
-    }
-  }
-
-  /** An element filter of a list: elements whose {@code field} equals {@code value}. */
-  private record Filter(Property field, String value) {}
-
-  /**
-   * What is kept of one field: all of it ({@code whole}) or, of an object (or of each element of a
-   * list of objects), the fields of {@code children}; of a map, the entries of {@code keys} unless
-   * {@code allEntries}; of a list, the elements one of {@code filters} selects unless {@code
-   * allEntries}. Filled at construction, then only read.
-   */
-  private static final class Node {
-    final Map<String, Node> children = new HashMap<>();
-    final Set<String> keys = new HashSet<>();
-    final List<Filter> filters = new ArrayList<>();
-    final boolean intern;
-    boolean whole;
-    boolean allEntries;
-
-    Node(boolean intern) {
-      this.intern = intern;
-    }
-
-    boolean selects(Object element) {
-      for (Filter filter : filters) {
-        if (element != null
-            && MODELS.get(element.getClass())
-            && filter.value().equals(filter.field().get(element))) {
-          return true;
-        }
-      }
-      return false;
-    }
-
-    @Override
-    public String toString() {
-      return whole ? "*" : children + (keys.isEmpty() ? "" : keys.toString()) + filters;
     }
   }
 }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import java.lang.reflect.AccessibleObject;
 import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Collection;
@@ -38,7 +37,9 @@ final class ModelClass {
   /**
    * A property: its JSON name, accessors and kind; {@code element} is the class of its value, of a
    * list's elements or of a map's values; {@code emptyByDefault} when a new instance holds an empty
-   * list or map there (fabric8 allocates one per list property).
+   * list or map there (fabric8 allocates one per list property), {@code nullByDefault} when it
+   * holds null. The accessors are reflective: {@link CopyPlan}s make fast calls of the ones they
+   * use.
    */
   record Property(
       String name,
@@ -46,16 +47,8 @@ final class ModelClass {
       Method setter,
       Kind kind,
       Class<?> element,
-      boolean emptyByDefault) {
-
-    @Nullable Object get(Object target) {
-      return invoke(getter, target);
-    }
-
-    void set(Object target, @Nullable Object value) {
-      invoke(setter, target, value);
-    }
-  }
+      boolean emptyByDefault,
+      boolean nullByDefault) {}
 
   // Only reads annotations (property names, types, custom deserializers); never (de)serializes.
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -84,7 +77,7 @@ final class ModelClass {
     } catch (NoSuchMethodException e) {
       throw new IllegalArgumentException(type.getName() + " has no public no-argument constructor");
     }
-    Object defaults = newInstance();
+    Object defaults = Accessors.newInstance(constructor);
     BeanDescription description =
         MAPPER.getSerializationConfig().introspect(MAPPER.constructType(type));
     Map<String, Property> found = new LinkedHashMap<>();
@@ -100,11 +93,13 @@ final class ModelClass {
           kind == Kind.LIST || kind == Kind.MAP
               ? javaType.getContentType().getRawClass()
               : javaType.getRawClass();
-      Object initial = invoke(getter, defaults);
+      Object initial = Accessors.invoke(getter, defaults);
       boolean empty =
           (initial instanceof Collection<?> c && c.isEmpty())
               || (initial instanceof Map<?, ?> m && m.isEmpty());
-      found.put(p.getName(), new Property(p.getName(), getter, setter, kind, element, empty));
+      found.put(
+          p.getName(),
+          new Property(p.getName(), getter, setter, kind, element, empty, initial == null));
     }
     this.properties = Collections.unmodifiableMap(found);
     Method getAdditional;
@@ -126,9 +121,13 @@ final class ModelClass {
    * @throws IllegalArgumentException if {@code type} is not a model class ({@link #isModel})
    */
   static ModelClass of(Class<?> type) {
-    return CLASSES
-        .get(type)
+    return find(type)
         .orElseThrow(() -> new IllegalArgumentException(type.getName() + " is not a model class"));
+  }
+
+  /** The model class of {@code type}, or empty if it is none; found once per class. */
+  static Optional<ModelClass> find(Class<?> type) {
+    return CLASSES.get(type);
   }
 
   /**
@@ -167,27 +166,19 @@ final class ModelClass {
     return properties;
   }
 
-  Object newInstance() {
-    try {
-      return constructor.newInstance();
-    } catch (InstantiationException | IllegalAccessException e) {
-      throw new IllegalStateException("cannot create a " + type.getName(), e);
-    } catch (InvocationTargetException e) {
-      throw new IllegalStateException("cannot create a " + type.getName(), e.getCause());
-    }
+  /** The public no-argument constructor. */
+  Constructor<?> constructor() {
+    return constructor;
   }
 
-  /** The additional properties of {@code target}: empty if the class has none. */
-  Map<?, ?> additionalProperties(Object target) {
-    Object value = getAdditionalProperties == null ? null : invoke(getAdditionalProperties, target);
-    return value instanceof Map<?, ?> map ? map : Map.of();
+  /** The getter of the additional-properties map, or null if the class has none. */
+  @Nullable Method additionalPropertiesGetter() {
+    return getAdditionalProperties;
   }
 
-  /** Replaces the additional properties of {@code target}, if the class has them. */
-  void setAdditionalProperties(Object target, Map<String, Object> value) {
-    if (setAdditionalProperties != null) {
-      invoke(setAdditionalProperties, target, value);
-    }
+  /** The setter of the additional-properties map, or null if the class has none. */
+  @Nullable Method additionalPropertiesSetter() {
+    return setAdditionalProperties;
   }
 
   private static Kind kindOf(JavaType type) {
@@ -204,25 +195,15 @@ final class ModelClass {
   }
 
   /**
-   * {@code member} with the language's access checks off where the module system allows: a
-   * projection calls these accessors for every property of every cached object, and with the checks
-   * on, converge profiles on the simulated cluster spent 2-6% of the operator's CPU samples in
-   * {@code AccessibleObject.checkAccess} (its cache holds one caller and target class per member).
-   * The members are the ones a projection calls anyway (the public constructor, Jackson's
-   * accessors): this only skips checking them again on every call.
+   * {@code member} with the language's access checks off where the module system allows: {@link
+   * Accessors} calls the members it cannot make fast calls of (of classes that are not public)
+   * reflectively, and with the checks on, converge profiles on the simulated cluster spent 2-6% of
+   * the operator's CPU samples in {@code AccessibleObject.checkAccess} when every call was
+   * reflective. The members are the ones a projection calls anyway (the public constructor,
+   * Jackson's accessors): this only skips checking them again on every call.
    */
   private static <T extends AccessibleObject> T accessible(T member) {
     member.trySetAccessible();
     return member;
-  }
-
-  private static @Nullable Object invoke(Method method, Object target, @Nullable Object... args) {
-    try {
-      return method.invoke(target, args);
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException("cannot call " + method, e);
-    } catch (InvocationTargetException e) {
-      throw new IllegalStateException("cannot call " + method, e.getCause());
-    }
   }
 }

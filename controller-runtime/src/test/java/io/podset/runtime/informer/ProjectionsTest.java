@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -14,6 +16,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.podset.runtime.informer.elsewhere.Gadgets;
 import io.podset.runtime.time.ManualClock;
 import java.util.List;
 import java.util.Map;
@@ -275,6 +278,121 @@ class ProjectionsTest {
     assertThat(slim.getStatus().getConditions())
         .extracting(c -> c.getType() + "=" + c.getStatus())
         .containsExactly("Ready=True", "Initialized=False");
+  }
+
+  @Test
+  void keep_copiesAClassSeenThroughTwoFields_byWhatEachKeeps() {
+    Deployment full =
+        new DeploymentBuilder()
+            .withNewMetadata()
+            .withNamespace("web")
+            .withName("d")
+            .addToLabels("tier", "front")
+            .addToAnnotations("note", "root")
+            .endMetadata()
+            .withNewSpec()
+            .withNewTemplate()
+            .withNewMetadata()
+            .withName("t")
+            .addToLabels("app", "web")
+            .addToAnnotations("note", "template")
+            .endMetadata()
+            .withNewSpec()
+            .addNewContainer()
+            .withName("app")
+            .withImage("nginx:1")
+            .endContainer()
+            .addNewInitContainer()
+            .withName("init")
+            .withImage("busybox:1")
+            .endInitContainer()
+            .endSpec()
+            .endTemplate()
+            .endSpec()
+            .build();
+
+    // ObjectMeta at metadata (identity only) and at the template (labels only); Container in
+    // containers (names) and initContainers (images); then the template's metadata whole.
+    Deployment some =
+        (Deployment)
+            Projections.keep(
+                    Deployment.class,
+                    "spec.template.metadata.labels",
+                    "spec.template.spec.containers.name",
+                    "spec.template.spec.initContainers.image")
+                .apply(full);
+    Deployment whole =
+        (Deployment) Projections.keep(Deployment.class, "spec.template.metadata").apply(full);
+
+    assertThat(some.getMetadata().getName()).isEqualTo("d");
+    assertThat(some.getMetadata().getLabels()).isEmpty();
+    assertThat(some.getSpec().getTemplate().getMetadata().getName()).isNull();
+    assertThat(some.getSpec().getTemplate().getMetadata().getLabels())
+        .isEqualTo(Map.of("app", "web"));
+    assertThat(some.getSpec().getTemplate().getSpec().getContainers())
+        .extracting(c -> c.getName() + "=" + c.getImage())
+        .containsExactly("app=null");
+    assertThat(some.getSpec().getTemplate().getSpec().getInitContainers())
+        .extracting(c -> c.getName() + "=" + c.getImage())
+        .containsExactly("null=busybox:1");
+    assertThat(whole.getMetadata().getAnnotations()).isEmpty();
+    assertThat(whole.getSpec().getTemplate().getMetadata())
+        .isEqualTo(full.getSpec().getTemplate().getMetadata());
+  }
+
+  /** A container of a subclass, as a model extending fabric8's might hold. */
+  public static class TracedContainer extends Container {
+    public TracedContainer() {}
+  }
+
+  @Test
+  void keep_copiesAnObjectOfASubclass_asItsOwnClass() {
+    Pod full = fullPod("a");
+    TracedContainer traced = new TracedContainer();
+    traced.setName("traced");
+    traced.setImage("busybox:1");
+    traced.setArgs(List.of("sleep"));
+    full.getSpec().getContainers().add(traced);
+
+    Pod slim = (Pod) SLIM.apply(full);
+
+    Container copy = slim.getSpec().getContainers().get(2);
+    assertThat(copy).isExactlyInstanceOf(TracedContainer.class).isNotSameAs(traced);
+    assertThat(copy.getName() + "=" + copy.getImage()).isEqualTo("traced=busybox:1");
+    // Dropped lists and maps are the shared empty ones, not one per object.
+    assertThat(copy.getArgs()).isSameAs(List.of());
+    assertThat(slim.getSpec().getContainers().get(0).getEnv()).isSameAs(List.of());
+    assertThat(slim.getSpec().getNodeSelector()).isSameAs(Map.of());
+    assertThat(copy.getAdditionalProperties()).isSameAs(Map.of());
+  }
+
+  @Test
+  void keep_worksForModelClassesThisPackageCannotCall() {
+    HasMetadata gadget = Gadgets.gadget("g", "red", 3);
+
+    HasMetadata color = Projections.keep(Gadgets.type(), "spec.color").apply(gadget);
+    HasMetadata size = Projections.keep(Gadgets.type(), "spec.size").apply(gadget);
+
+    assertThat(color).isExactlyInstanceOf(Gadgets.type());
+    assertThat(color.getMetadata().getName()).isEqualTo("g");
+    assertThat(Serialization.asJson(color)).contains("\"color\":\"red\"", "\"size\":0");
+    assertThat(Serialization.asJson(size)).doesNotContain("red").contains("\"size\":3");
+  }
+
+  @Test
+  void keep_keepsNullElementsAndValues_inUnmodifiableCopies() {
+    Pod full = fullPod("a");
+    full.getMetadata().getLabels().put("empty", null);
+    full.getMetadata().getOwnerReferences().add(null);
+
+    Pod slim = (Pod) SLIM.apply(full);
+
+    assertThat(slim.getMetadata().getLabels()).containsEntry("empty", null).hasSize(2);
+    assertThat(slim.getMetadata().getOwnerReferences()).hasSize(2).containsNull();
+    assertThatThrownBy(() -> slim.getMetadata().getLabels().remove("empty"))
+        .isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> slim.getMetadata().getOwnerReferences().remove(1))
+        .isInstanceOf(UnsupportedOperationException.class);
   }
 
   @Test
