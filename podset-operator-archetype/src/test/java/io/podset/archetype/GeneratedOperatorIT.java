@@ -159,6 +159,18 @@ class GeneratedOperatorIT {
     assertThat(operator.getResources().getLimits()).containsKeys("cpu", "memory");
     assertThat(operator.getEnv().stream().map(e -> e.getName()))
         .contains("POD_NAME", "POD_NAMESPACE");
+    // The JVM as the repository's own operator runs: C1 only (deploy/operator.yaml says why), in
+    // the Deployment and in both images (the Dockerfile's and jib's).
+    assertThat(operator.getEnv())
+        .filteredOn(e -> e.getName().equals("JAVA_TOOL_OPTIONS"))
+        .singleElement()
+        .satisfies(e -> assertThat(e.getValue()).contains("-XX:TieredStopAtLevel=1"));
+    assertThat(project.resolve("Dockerfile"))
+        .content()
+        .contains("ENV JAVA_TOOL_OPTIONS=\"-XX:TieredStopAtLevel=1\"");
+    assertThat(project.resolve("pom.xml"))
+        .content()
+        .contains("<JAVA_TOOL_OPTIONS>-XX:TieredStopAtLevel=1</JAVA_TOOL_OPTIONS>");
   }
 
   @Test

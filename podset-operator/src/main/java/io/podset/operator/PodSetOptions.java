@@ -16,11 +16,12 @@ import java.util.Objects;
  * @param expectationsTimeout how long the reconciler waits for the cache to show its own writes
  *     before acting again anyway (lost events); default 5 minutes, as the ReplicaSet controller
  * @param clock time for conditions, expectations and the controller
- * @param statusDelay how long a status write may wait for the pods the operator just created to
- *     become Ready (counted from the first write held back), so that pods becoming Ready one after
- *     the other cost one status write instead of one per step (as the EndpointSlice controller's
- *     batch period); a status showing a failure, or with every pod Ready, is written at once;
- *     default 1 s, zero to write every change at once
+ * @param statusDelay how long a status write may wait, after the first of the pods the operator
+ *     just created turned Ready, for the others to follow (at most five times as long from the
+ *     first write held back; longer windows while the pods keep starting, up to five delays: see
+ *     {@link PodSetReconciler}), so that pods becoming Ready one after the other cost about one
+ *     status write instead of one per step; a status showing a failure, or with every pod Ready, is
+ *     written at once; default 1 s, zero to write every change at once
  */
 public record PodSetOptions(
     int workers,
@@ -33,8 +34,12 @@ public record PodSetOptions(
   /** The default {@link #statusDelay()}: 1 s. */
   public static final Duration DEFAULT_STATUS_DELAY = Duration.ofSeconds(1);
 
+  /** The longest {@link #statusDelay()}: 1 hour (status writes wait up to five of it). */
+  public static final Duration MAX_STATUS_DELAY = Duration.ofHours(1);
+
   /**
-   * @throws IllegalArgumentException if a number is out of range or the timeout is not positive
+   * @throws IllegalArgumentException if a number is out of range, the timeout is not positive or
+   *     the status delay is negative or above {@link #MAX_STATUS_DELAY}
    */
   public PodSetOptions {
     Objects.requireNonNull(expectationsTimeout, "expectationsTimeout");
@@ -56,6 +61,10 @@ public record PodSetOptions(
     }
     if (statusDelay.isNegative()) {
       throw new IllegalArgumentException("statusDelay must not be negative, got " + statusDelay);
+    }
+    if (statusDelay.compareTo(MAX_STATUS_DELAY) > 0) {
+      throw new IllegalArgumentException(
+          "statusDelay must be at most " + MAX_STATUS_DELAY + ", got " + statusDelay);
     }
   }
 

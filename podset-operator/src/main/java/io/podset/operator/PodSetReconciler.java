@@ -82,9 +82,11 @@ import org.slf4j.LoggerFactory;
  * trigger it again.
  *
  * <p>Status writes: only when the status changed; a pass that created pods leaves it to the passes
- * their events trigger, and those wait (at most {@link PodSetOptions#statusDelay()} from the first
- * write held back) until the new pods are Ready, so that a new PodSet's status is written once
- * rather than once per pod becoming Ready. A failure is written at once, unless a retry is likely
+ * their events trigger, and while the new pods start those collect the changes in windows ({@link
+ * StartingPods}: one {@link PodSetOptions#statusDelay()} after the first new pod turned Ready, at
+ * most five from the first write held back, then longer windows while pods keep starting), so that
+ * a new PodSet's status is written about once rather than once per pod becoming Ready; a status
+ * with every pod Ready is written at once. A failure is written at once, unless a retry is likely
  * to cure it (a 409, 429, 5xx or broken connection: {@link PassingFailures}), which is written only
  * once the PodSet has kept failing for {@link #TRANSIENT_FAILURE_GRACE}; while the condition shows
  * a failure of the same reason, a new message alone is not written ({@link
@@ -396,8 +398,10 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       return Result.done();
     }
     Instant now = clock.instant();
+    Long generationOrNull = podSet.getMetadata().getGeneration();
+    long generation = generationOrNull == null ? 0 : generationOrNull;
     if (plan.create() > 0) {
-      startingPods.created(request);
+      startingPods.created(request, generation);
     }
     PodSetStatus current = podSet.getStatus() == null ? PodSetStatus.empty() : podSet.getStatus();
     PodSetStatus status = PodSetStatuses.compute(podSet, current, plan, failure, now);
@@ -413,9 +417,11 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     boolean shown = failure == null || failures.showNow(request, failure, now);
     if (shown && PodSetStatuses.writeNow(plan, failure, current, status)) {
       Duration wait =
-          failure == null ? startingPods.waitFor(request, plan.active(), now) : Duration.ZERO;
+          failure == null
+              ? startingPods.waitFor(request, generation, plan.active(), current, now)
+              : Duration.ZERO;
       if (!wait.isZero()) {
-        // The new pods' events trigger the next pass; this requeue bounds the wait.
+        // The new pods' events trigger the next pass; this requeue ends the window.
         LOG.debug("{}: status write waits up to {} for starting pods", request, wait);
         return Result.requeueAfter(wait);
       }
@@ -503,6 +509,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
           "PodSet " + request + ": cannot write status: " + ApiFailures.describe(e), e);
     }
     statusRetries.forget(request);
+    startingPods.wrote(request);
     written.ifPresent(w -> writes.wrote(request, podSetCache, w.resourceVersion()));
   }
 

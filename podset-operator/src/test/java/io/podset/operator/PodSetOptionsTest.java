@@ -32,6 +32,8 @@ class PodSetOptionsTest {
         .hasMessage("expectationsTimeout must be positive, got PT0S");
     assertThatThrownBy(() -> options.withStatusDelay(Duration.ofMillis(-1)))
         .hasMessage("statusDelay must not be negative, got PT-0.001S");
+    assertThatThrownBy(() -> options.withStatusDelay(Duration.ofHours(2)))
+        .hasMessage("statusDelay must be at most PT1H, got PT2H");
   }
 
   @Test

@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -273,9 +274,8 @@ class PodSetReconcilerIT {
     Result starting = waiting.reconcile(request);
 
     assertThat(recording.writes()).isEmpty();
-    assertThat(starting.requeueAfter())
-        .hasValueSatisfying(
-            d -> assertThat(d).isPositive().isLessThanOrEqualTo(Duration.ofHours(1)));
+    // No pod Ready yet: the window lasts up to five delays.
+    assertThat(starting.requeueAfter()).contains(Duration.ofHours(5));
     kubelet.run();
     caches.sync();
 
@@ -287,7 +287,7 @@ class PodSetReconcilerIT {
   }
 
   @Test
-  void reconcile_statusDelayPassed_writesTheStatusOfPodsNotReady() {
+  void reconcile_noPodReadyWithinFiveStatusDelays_writesTheStatusOfPodsNotReady() {
     ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
     PodSetReconciler waiting =
         reconcilerWith(
@@ -297,6 +297,8 @@ class PodSetReconcilerIT {
     waiting.reconcile(request);
     caches.sync();
     recording.clear();
+    assertThat(waiting.reconcile(request).requeueAfter()).contains(Duration.ofSeconds(5));
+    clock.advance(Duration.ofSeconds(4));
     assertThat(waiting.reconcile(request).requeueAfter()).contains(Duration.ofSeconds(1));
     assertThat(recording.writes()).isEmpty();
 
@@ -307,6 +309,124 @@ class PodSetReconcilerIT {
     assertThat(stored().getStatus().replicas()).isEqualTo(2);
     assertThat(stored().getStatus().readyReplicas()).isZero();
     waiting.close();
+  }
+
+  @Test
+  void reconcile_podsReadyOneAtATime1500msApart_atMostTwoStatusWrites_theLastExactAtOnce() {
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+    PodSetReconciler paced = reconcilerWith(PodSetOptions.defaults().withClock(clock));
+    try {
+      createPodSet(PodSetSpec.ofReplicas(3));
+      caches.sync();
+      paced.reconcile(request);
+      List<String> pods = livePods().stream().map(p -> p.getMetadata().getName()).toList();
+      assertThat(pods).hasSize(3);
+      Instant start = clock.instant();
+      PacedPasses passes = new PacedPasses(paced, clock);
+
+      // The pods' creation events, then each pod Ready 1.5 s after the one before.
+      passes.runAt(start);
+      for (int i = 0; i < pods.size(); i++) {
+        passes.runUntil(start.plus(Duration.ofMillis(1500L * (i + 1))));
+        String pod = pods.get(i);
+        kubelet.run(p -> p.getMetadata().getName().equals(pod));
+        passes.runAt(clock.instant());
+      }
+      Instant lastReady = clock.instant();
+      passes.runUntil(start.plus(Duration.ofMinutes(1)));
+
+      // Before: held 1 s, then one write per pod turning Ready (4 writes).
+      assertThat(passes.statusWrites).hasSizeBetween(1, 2);
+      assertThat(passes.statusWrites.get(passes.statusWrites.size() - 1)).isEqualTo(lastReady);
+      PodSetStatus status = stored().getStatus();
+      assertThat(status.replicas()).isEqualTo(3);
+      assertThat(status.readyReplicas()).isEqualTo(3);
+      assertThat(status.availableReplicas()).isEqualTo(3);
+    } finally {
+      paced.close();
+    }
+  }
+
+  @Test
+  void reconcile_failureWhileThePodsStart_isWrittenAtOnce() {
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+    PodSetReconciler paced = reconcilerWith(PodSetOptions.defaults().withClock(clock));
+    try {
+      createPodSet(PodSetSpec.ofReplicas(3));
+      caches.sync();
+      paced.reconcile(request);
+      caches.sync();
+      recording.clear();
+      assertThat(paced.reconcile(request).requeueAfter()).isPresent();
+      assertThat(recording.writes()).isEmpty();
+
+      // One of the starting pods is deleted behind its back; its replacement is refused.
+      admin
+          .pods()
+          .inNamespace(namespace)
+          .withName(livePods().get(0).getMetadata().getName())
+          .delete();
+      server
+          .faults()
+          .add(
+              podCreates()
+                  .inject(
+                      Fault.status(
+                          403,
+                          "Forbidden",
+                          "pods \"web-x\" is forbidden: exceeded quota: pods, requested:"
+                              + " pods=1, used: pods=2, limited: pods=2")));
+      caches.sync();
+      clock.advance(Duration.ofMillis(100));
+
+      assertThatThrownBy(() -> paced.reconcile(request))
+          .isInstanceOf(PodSetReconcileException.class)
+          .hasMessageContaining("exceeded quota");
+
+      assertThat(recording.writes()).anyMatch(w -> w.endsWith("/podsets/web/status"));
+      PodSetCondition failure =
+          stored().getStatus().condition(PodSetCondition.REPLICA_FAILURE).orElseThrow();
+      assertThat(failure.reason()).isEqualTo("FailedCreate");
+      assertThat(stored().getStatus().replicas()).isEqualTo(2);
+    } finally {
+      paced.close();
+    }
+  }
+
+  /**
+   * Passes of one PodSet as the controller runs them on a manual clock: at pod events ({@link
+   * #runAt}) and at the requeues the passes asked for, each after the caches caught up, recording
+   * when a pass wrote the status.
+   */
+  private final class PacedPasses {
+    private final PodSetReconciler reconciler;
+    private final ManualClock clock;
+    private final TreeSet<Instant> requeues = new TreeSet<>();
+    final List<Instant> statusWrites = new ArrayList<>();
+
+    PacedPasses(PodSetReconciler reconciler, ManualClock clock) {
+      this.reconciler = reconciler;
+      this.clock = clock;
+    }
+
+    /** Runs a pass at {@code at} (not before the clock's time). */
+    void runAt(Instant at) {
+      clock.advance(Duration.between(clock.instant(), at));
+      caches.sync();
+      recording.clear();
+      reconciler.reconcile(request).requeueAfter().ifPresent(d -> requeues.add(at.plus(d)));
+      if (recording.writes().stream().anyMatch(w -> w.endsWith("/podsets/web/status"))) {
+        statusWrites.add(at);
+      }
+    }
+
+    /** Runs the requeued passes due before {@code end}, then moves the clock to {@code end}. */
+    void runUntil(Instant end) {
+      while (!requeues.isEmpty() && requeues.first().isBefore(end)) {
+        runAt(requeues.pollFirst());
+      }
+      clock.advance(Duration.between(clock.instant(), end));
+    }
   }
 
   private PodSetReconciler reconcilerWithStatusDelay(Duration delay) {
