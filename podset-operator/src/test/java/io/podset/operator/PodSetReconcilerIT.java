@@ -525,9 +525,7 @@ class PodSetReconcilerIT {
 
     // Nothing in the caches tells the deletion; the PodSet informer's watch state does. Trusting
     // the newer PodSet cache created 2 pods for the deleted PodSet here.
-    assertThat(recording.reads()).containsExactly("GET " + podSetPath());
-    assertThat(recording.writes()).isEmpty();
-    assertThat(livePods()).isEmpty();
+    assertConfirmedGoneAndCreatedNothing();
   }
 
   @Test
@@ -570,9 +568,7 @@ class PodSetReconcilerIT {
 
     // Trusting the following PodSet cache created 2 pods for the deleted PodSet here.
     assertThat(caches.podSetVersion.followingAsked()).isPositive();
-    assertThat(recording.reads()).containsExactly("GET " + podSetPath());
-    assertThat(recording.writes()).isEmpty();
-    assertThat(livePods()).isEmpty();
+    assertConfirmedGoneAndCreatedNothing();
   }
 
   @Test
@@ -599,9 +595,7 @@ class PodSetReconcilerIT {
     reconciler.reconcile(request);
 
     // db's refused create is as old as the fault memory: web is confirmed, found gone.
-    assertThat(recording.reads()).containsExactly("GET " + podSetPath());
-    assertThat(recording.writes()).isEmpty();
-    assertThat(livePods()).isEmpty();
+    assertConfirmedGoneAndCreatedNothing();
 
     // Past the fault memory, no fault since: a PodSet's creates come from the caches alone.
     Request api = new Request(namespace, "api");
@@ -762,6 +756,13 @@ class PodSetReconcilerIT {
             action.run();
           }
         };
+  }
+
+  /** The pass confirmed the PodSet with one GET, found it gone, and created nothing. */
+  private void assertConfirmedGoneAndCreatedNothing() {
+    assertThat(recording.reads()).containsExactly("GET " + podSetPath());
+    assertThat(recording.writes()).isEmpty();
+    assertThat(livePods()).isEmpty();
   }
 
   private String podSetPath() {
