@@ -60,9 +60,10 @@ import org.slf4j.LoggerFactory;
  *   <li>before pods are created for it while faults are about ({@link RecentFaults}): a pass of
  *       this PodSet failed last (a retry), or within {@link #FAULT_MEMORY} a pass of any PodSet met
  *       a fault a retry may cure, an informer's list or watch met one ({@link
- *       CacheVersion#faultedWithin}), or a cache was seen not following. A server in trouble holds
- *       back and delays events in runs, and the deletions the watch state misses (younger than the
- *       tolerance, or held back for less than the silence) happen then.
+ *       CacheVersion#faultedWithin}). A server in trouble holds back and delays events in runs, and
+ *       the deletions the watch state misses (younger than the tolerance, or held back for less
+ *       than the silence) happen then. A cache seen not following is asked again at the next pass,
+ *       not remembered: on a busy, healthy server that is load, not a fault.
  *   <li>before a create of a pass that is under way, when the pod cache has meanwhile seen pods of
  *       this PodSet deleted that the operator did not delete, or when the pass's previous
  *       slow-start batch took longer than {@link #PODSET_CACHE_TOLERANCE} while the caches do not
@@ -212,9 +213,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     this.expectations = Expectations.create(clock, options.expectationsTimeout());
     this.writes = ReadYourWrites.create(clock, options.expectationsTimeout());
     this.statuses = StatusWriter.of(client);
-    this.faults =
-        new RecentFaults(
-            clock, FAULT_MEMORY, PODSET_CACHE_TOLERANCE, List.of(podSetCache, podCache));
+    this.faults = new RecentFaults(clock, FAULT_MEMORY, List.of(podSetCache, podCache));
     this.executor =
         new PlanExecutor(
             client, events, expectations, writes, podCache, options.writeParallelism());
@@ -451,9 +450,8 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
    * RecentFaults}).
    */
   private boolean cachesVouchFor(Request request) {
-    // Both asked: RecentFaults remembers a cache seen not following.
-    boolean faulty = faults.confirmCreates(request);
-    return podSetCache.following(PODSET_CACHE_TOLERANCE, PODSET_CACHE_SILENCE) && !faulty;
+    return podSetCache.following(PODSET_CACHE_TOLERANCE, PODSET_CACHE_SILENCE)
+        && !faults.confirmCreates(request);
   }
 
   /**

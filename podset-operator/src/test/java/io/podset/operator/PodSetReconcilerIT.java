@@ -572,6 +572,53 @@ class PodSetReconcilerIT {
   }
 
   @Test
+  void reconcile_podCacheShowsOurWritesLate_noFault_createsWithoutARead() {
+    createPodSet(PodSetSpec.ofReplicas(0));
+    converge();
+    setSpec(PodSetSpec.ofReplicas(2));
+    caches.sync();
+    // A busy, healthy server echoes our writes late on an open pod watch: load, not a fault.
+    caches.podVersion.following(false);
+    recording.clear();
+
+    reconciler.reconcile(request);
+
+    // The following PodSet cache is trusted: no GET (one for every pass for 10 s before).
+    assertThat(recording.reads()).isEmpty();
+    assertThat(recording.writes()).filteredOn(w -> w.startsWith("POST")).hasSize(2);
+  }
+
+  @Test
+  void reconcile_podSetCacheNotFollowingAtOnePass_aLaterFollowingPassTrustsTheCaches() {
+    createPodSet(PodSetSpec.ofReplicas(0));
+    converge();
+    setSpec(PodSetSpec.ofReplicas(1));
+    caches.sync();
+    caches.podSetVersion.following(false);
+    recording.clear();
+    reconciler.reconcile(request);
+    // Not following right now: this pass confirms.
+    assertThat(recording.reads()).containsExactly("GET " + podSetPath());
+
+    // The watch follows again (re-opened, or the late echo arrived) and no request failed.
+    caches.podSetVersion.following(true);
+    Request api = new Request(namespace, "api");
+    admin
+        .resources(PodSet.class)
+        .inNamespace(namespace)
+        .resource(PodSet.of(namespace, "api", PodSetSpec.ofReplicas(2)))
+        .create();
+    caches.sync();
+    recording.clear();
+
+    reconciler.reconcile(api);
+
+    // Not remembered: api's creates come from the caches alone (a GET within 10 s before).
+    assertThat(recording.reads()).isEmpty();
+    assertThat(recording.writes()).filteredOn(w -> w.startsWith("POST")).hasSize(2);
+  }
+
+  @Test
   void reconcile_afterAnotherPodSetsWriteFailed_confirmsForTheFaultMemory_thenTrustsTheCaches() {
     Request db = new Request(namespace, "db");
     admin
