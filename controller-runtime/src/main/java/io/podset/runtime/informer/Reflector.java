@@ -50,12 +50,16 @@ import org.slf4j.LoggerFactory;
  *       list storm; re-watches, which cost the server little, are not limited.
  *   <li>What resumes where it stopped waits at most {@code maxResumeBackoff} (5 s, plus jitter)
  *       however often the attempts before it failed: a watch re-opened from the last version, a
- *       failed list page asked again from its continue token. A whole list started over keeps the
- *       full sequence (up to 30 s). While it waits the cache falls behind by the whole wait, and a
- *       resumption is one request (a re-watch is served from the watch cache, a page is one page):
- *       with client-go's 30 s cap (45 s with jitter) a handful of attempts that each met a passing
- *       fault kept the chaos soak's PodSet cache almost four minutes behind, and the page retries
- *       of one relist its pod cache 100 s.
+ *       failed list page asked again from its continue token. While it waits the cache falls behind
+ *       by the whole wait, and a resumption is one request (a re-watch is served from the watch
+ *       cache, a page is one page): with client-go's 30 s cap (45 s with jitter) a handful of
+ *       attempts that each met a passing fault kept the chaos soak's PodSet cache almost four
+ *       minutes behind, and the page retries of one relist its pod cache 100 s.
+ *   <li>A whole list that failed the same way (a broken connection, 429 or 5xx, its page retries
+ *       spent) is started over after at most {@code maxResumeBackoff} too: the relist limiter
+ *       already paces lists (one per interval after its burst), which a longer wait would only
+ *       leave the cache behind for. A list refused otherwise (403, 404) keeps the full sequence (up
+ *       to 30 s): retrying soon does not help it.
  * </ul>
  */
 final class Reflector<T extends HasMetadata> implements AutoCloseable {
@@ -179,6 +183,8 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
               case WATCH_NOW -> watch();
               case WATCH_AFTER_BACKOFF ->
                   sleep(nextBackoff(config.maxResumeBackoff())) ? watch() : ReflectorStep.STOP;
+              case LIST_AFTER_SHORT_BACKOFF ->
+                  sleep(nextBackoff(config.maxResumeBackoff())) ? relist() : ReflectorStep.STOP;
               case LIST_AFTER_BACKOFF -> sleep(nextBackoff()) ? relist() : ReflectorStep.STOP;
               case STOP -> ReflectorStep.STOP;
             };
@@ -244,7 +250,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
         // would only leave the cache behind.
         return ReflectorStep.LIST_NOW;
       }
-      return ReflectorStep.LIST_AFTER_BACKOFF;
+      return ReflectorStep.afterListFailure(e);
     }
     if (listed == null || isClosed()) {
       return ReflectorStep.STOP;

@@ -212,9 +212,32 @@ class ReflectorTest {
     }
     server.nextList().fail(Pods.internalError());
 
-    awaitBackoff(Duration.ofMillis(delay));
-    clock.advance(Duration.ofMillis(delay));
+    // The 4th attempt of the sequence (6.4 s), capped at 5 s for a list a 5xx failed.
+    passBackoff(Duration.ofMillis(5000));
     assertThat(server.nextList().request).isEqualTo(new ListRequest("0", 500, null));
+  }
+
+  @Test
+  void wholeListFailedBy5xxAfterAStreak_startsOverAfterFiveSeconds_aRefusedOneAfterTheFullDelay() {
+    WatchCall<Pod> watch = startSynced("10");
+    watch.end(Pods.connectionRefused());
+    refuseWatchesAfter(800, 1600, 3200, 5000);
+    passBackoff(Duration.ofMillis(5000));
+    server.nextWatch().fail(Pods.gone()); // relists at once
+    for (int attempt = 1; attempt < Reflector.PAGE_ATTEMPTS; attempt++) {
+      server.nextList().fail(Pods.internalError());
+      passBackoff(Duration.ofMillis(5000));
+    }
+    server.nextList().fail(Pods.internalError());
+
+    // The 10th attempt of the sequence: client-go (and we, before) waited 30 s here, the cache
+    // that much further behind; the relist limiter still paces the lists.
+    passBackoff(Duration.ofMillis(5000));
+    ListCall<Pod> again = server.nextList();
+    assertThat(again.request.continueToken()).isNull();
+    again.fail(Pods.forbidden());
+
+    awaitBackoff(Duration.ofSeconds(30));
   }
 
   @Test
