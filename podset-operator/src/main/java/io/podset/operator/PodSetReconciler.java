@@ -13,6 +13,7 @@ import io.podset.runtime.cache.Store;
 import io.podset.runtime.client.ApiFailures;
 import io.podset.runtime.client.WrittenObject;
 import io.podset.runtime.controller.ReadYourWrites;
+import io.podset.runtime.controller.RecentFaults;
 import io.podset.runtime.expectations.Expectations;
 import io.podset.runtime.handler.EventHandler;
 import io.podset.runtime.informer.CacheVersion;
@@ -213,8 +214,13 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     this.writes = ReadYourWrites.create(clock, options.expectationsTimeout());
     this.statuses = StatusWriter.of(client);
     this.faults =
-        new RecentFaults(
-            clock, FAULT_MEMORY, PODSET_CACHE_TOLERANCE, List.of(podSetCache, podCache));
+        RecentFaults.create(
+            clock,
+            FAULT_MEMORY,
+            PODSET_CACHE_TOLERANCE,
+            PODSET_CACHE_SILENCE,
+            podSetCache,
+            List.of(podSetCache, podCache));
     this.executor =
         new PlanExecutor(
             client, events, expectations, writes, podCache, options.writeParallelism());
@@ -451,9 +457,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
    * RecentFaults}).
    */
   private boolean cachesVouchFor(Request request) {
-    // Both asked: RecentFaults remembers a cache seen not following.
-    boolean faulty = faults.confirmCreates(request);
-    return podSetCache.following(PODSET_CACHE_TOLERANCE, PODSET_CACHE_SILENCE) && !faulty;
+    return faults.cachesVouchFor(request);
   }
 
   /**
