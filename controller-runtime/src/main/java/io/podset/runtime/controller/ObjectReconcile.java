@@ -68,7 +68,7 @@ final class ObjectReconcile<P extends HasMetadata> implements Reconciler {
     } catch (Exception e) {
       if (context.primaryGone()) {
         // Its deletion event reconciles it once more: a retry would only find it gone again.
-        log.debug("{}: the primary is gone from the server, nothing created for it", request);
+        log.debug("{}: {}", request, e.getMessage());
         faults.passed(request);
         return Result.done();
       }

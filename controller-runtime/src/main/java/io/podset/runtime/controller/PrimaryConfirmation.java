@@ -5,8 +5,6 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.podset.runtime.reconcile.PrimaryGoneException;
 import io.podset.runtime.reconcile.Request;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Whether the primary of one reconcile is still on the server, asked before each write of the
@@ -25,8 +23,6 @@ import org.slf4j.LoggerFactory;
  * <p>One instance per reconcile, used from its thread only.
  */
 final class PrimaryConfirmation<P extends HasMetadata> {
-
-  private static final Logger log = LoggerFactory.getLogger(PrimaryConfirmation.class);
 
   private enum State {
     UNKNOWN,
@@ -63,9 +59,6 @@ final class PrimaryConfirmation<P extends HasMetadata> {
       } else {
         P live = resources.livePrimary(request.namespace(), request.name());
         state = live(Optional.ofNullable(live)) ? State.CONFIRMED : State.GONE;
-        if (state == State.GONE) {
-          log.debug("{}: the cached primary {} is gone from the server", request, uid);
-        }
       }
     }
     if (state == State.GONE) {
