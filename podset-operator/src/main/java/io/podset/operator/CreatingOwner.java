@@ -23,10 +23,11 @@ import java.util.function.Predicate;
  *       UnconfirmedOwners}: the garbage collector at work while the PodSet cache lags): one GET of
  *       the PodSet, as the reconciler makes before a pass for such a PodSet;
  *   <li>the previous batch took longer than {@code slowBatch} while the caches do not vouch for the
- *       PodSet (faults about, see {@link RecentFaults}): one GET before the first create of the
- *       next batch, since a deletion may have committed meanwhile that the PodSet cache shows
- *       later. Without faults a slow batch (a busy server) sends no GET: a cache that follows shows
- *       a deletion within the tolerance, and the check above stops the pass for free.
+ *       PodSet (faults about, see {@link io.podset.runtime.controller.RecentFaults}): one GET
+ *       before the first create of the next batch, since a deletion may have committed meanwhile
+ *       that the PodSet cache shows later. Without faults a slow batch (a busy server) sends no
+ *       GET: a cache that follows shows a deletion within the tolerance, and the check above stops
+ *       the pass for free.
  * </ul>
  *
  * <p>A deletion neither cache shows yet while a create is in flight is still the garbage

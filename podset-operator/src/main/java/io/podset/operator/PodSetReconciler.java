@@ -13,6 +13,7 @@ import io.podset.runtime.cache.Store;
 import io.podset.runtime.client.ApiFailures;
 import io.podset.runtime.client.WrittenObject;
 import io.podset.runtime.controller.ReadYourWrites;
+import io.podset.runtime.controller.RecentFaults;
 import io.podset.runtime.expectations.Expectations;
 import io.podset.runtime.handler.EventHandler;
 import io.podset.runtime.informer.CacheVersion;
@@ -213,7 +214,14 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
     this.expectations = Expectations.create(clock, options.expectationsTimeout());
     this.writes = ReadYourWrites.create(clock, options.expectationsTimeout());
     this.statuses = StatusWriter.of(client);
-    this.faults = new RecentFaults(clock, FAULT_MEMORY, List.of(podSetCache, podCache));
+    this.faults =
+        RecentFaults.create(
+            clock,
+            FAULT_MEMORY,
+            PODSET_CACHE_TOLERANCE,
+            PODSET_CACHE_SILENCE,
+            podSetCache,
+            List.of(podSetCache, podCache));
     this.executor =
         new PlanExecutor(
             client, events, expectations, writes, podCache, options.writeParallelism());
@@ -450,8 +458,7 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
    * RecentFaults}).
    */
   private boolean cachesVouchFor(Request request) {
-    return podSetCache.following(PODSET_CACHE_TOLERANCE, PODSET_CACHE_SILENCE)
-        && !faults.confirmCreates(request);
+    return faults.cachesVouchFor(request);
   }
 
   /**

@@ -10,6 +10,7 @@ import io.podset.runtime.status.StatusWriter;
 import io.podset.runtime.time.Clock;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What every reconcile context of one typed controller shares: the client and writers, the
@@ -27,6 +28,19 @@ record ControllerResources<P extends HasMetadata>(
     EventRecorder events,
     Clock clock,
     String fieldManager) {
+
+  /**
+   * The primary {@code namespace}/{@code name} (null namespace for a cluster-scoped type) as the
+   * server has it now: one GET, null when it is gone.
+   *
+   * @throws io.fabric8.kubernetes.client.KubernetesClientException if the read failed
+   */
+  @Nullable P livePrimary(@Nullable String namespace, String name) {
+    var primaries = client.resources(primaryType);
+    return namespace == null
+        ? primaries.withName(name).get()
+        : primaries.inNamespace(namespace).withName(name).get();
+  }
 
   KubernetesSerialization serialization() {
     return client.getKubernetesSerialization();

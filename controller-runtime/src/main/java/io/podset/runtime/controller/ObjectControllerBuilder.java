@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podset.runtime.cache.Indexers;
 import io.podset.runtime.client.ObjectWriter;
 import io.podset.runtime.event.Event;
+import io.podset.runtime.informer.CacheVersion;
 import io.podset.runtime.informer.InformerOptions;
 import io.podset.runtime.informer.SharedInformer;
 import io.podset.runtime.informer.SharedInformerFactory;
@@ -316,8 +317,21 @@ public final class ObjectControllerBuilder<P extends HasMetadata> {
               builder.events,
               base.clockValue(),
               fieldManager);
+      SharedInformer<P> primaries = resources.primaries();
+      List<CacheVersion> caches = new ArrayList<>();
+      caches.add(primaries);
+      caches.addAll(watched.values());
+      RecentFaults faults =
+          RecentFaults.create(
+              base.clockValue(),
+              RecentFaults.DEFAULT_WINDOW,
+              RecentFaults.DEFAULT_TOLERANCE,
+              RecentFaults.DEFAULT_SILENCE,
+              primaries,
+              caches);
       return base.reconciler(
-              new ObjectReconcile<>(resources, reconciler, cleanup, finalizer, readYourWrites))
+              new ObjectReconcile<>(
+                  resources, reconciler, cleanup, finalizer, readYourWrites, faults))
           .readYourWrites(readYourWrites)
           .build();
     }

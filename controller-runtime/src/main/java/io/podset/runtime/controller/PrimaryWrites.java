@@ -161,12 +161,9 @@ final class PrimaryWrites<P extends HasMetadata> {
             patch.toString());
   }
 
-  private P live(P cached) {
+  private @Nullable P live(P cached) {
     ObjectMeta meta = cached.getMetadata();
-    var resources = this.resources.client().resources(this.resources.primaryType());
-    return meta.getNamespace() == null
-        ? resources.withName(meta.getName()).get()
-        : resources.inNamespace(meta.getNamespace()).withName(meta.getName()).get();
+    return resources.livePrimary(meta.getNamespace(), meta.getName());
   }
 
   private JsonNode tree(P object) {

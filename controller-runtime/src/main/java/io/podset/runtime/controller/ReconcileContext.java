@@ -21,19 +21,32 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
-/** The {@link Context} of one typed reconcile: cache reads as copies, and tracked writes. */
+/**
+ * The {@link Context} of one typed reconcile: cache reads as copies, tracked writes, and creates of
+ * owned objects only for a primary the server still has ({@link PrimaryConfirmation}).
+ */
 final class ReconcileContext<P extends HasMetadata> implements Context<P> {
 
   private final ControllerResources<P> resources;
   private final PrimaryWrites<P> primaryWrites;
   private final List<ReadYourWrites.Write> writes = new ArrayList<>();
+  // Null where creates are not confirmed: a cleanup runs for a primary known to be terminating.
+  private final @Nullable PrimaryConfirmation<P> confirmation;
   private P primary;
 
-  ReconcileContext(ControllerResources<P> resources, P cached) {
+  ReconcileContext(
+      ControllerResources<P> resources, P cached, @Nullable PrimaryConfirmation<P> confirmation) {
     this.resources = resources;
     this.primary = copy(cached);
     this.primaryWrites = new PrimaryWrites<>(resources);
+    this.confirmation = confirmation;
+  }
+
+  /** True once a create or apply found the primary gone from the server (and sent nothing). */
+  boolean primaryGone() {
+    return confirmation != null && confirmation.gone();
   }
 
   /** The writes made so far, for the barrier of the next reconcile. */
@@ -100,6 +113,8 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
       if (AppliedObjects.holds(actual, tree)) {
         return copy(cached.get());
       }
+    } else {
+      beforeCreate(); // not in the cache: the apply would create it
     }
     S applied =
         resources
@@ -116,6 +131,7 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
   public WrittenObject create(HasMetadata object) {
     Objects.requireNonNull(object, "object");
     HasMetadata created = ownedCopy(object, "create");
+    beforeCreate();
     WrittenObject written = resources.writer().create(created);
     observeIfWatched(created.getClass(), written.resourceVersion());
     return written;
@@ -197,6 +213,12 @@ final class ReconcileContext<P extends HasMetadata> implements Context<P> {
     P written = primaryWrites.removeFinalizer(primary, finalizer);
     if (written != null) {
       observe(resources.primaries(), written.getMetadata().getResourceVersion());
+    }
+  }
+
+  private void beforeCreate() {
+    if (confirmation != null) {
+      confirmation.beforeCreate();
     }
   }
 

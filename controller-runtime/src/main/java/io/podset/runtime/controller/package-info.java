@@ -7,7 +7,9 @@
  * and a {@link io.podset.runtime.reconcile.Context} with tracked writes (server-side apply that
  * skips what the cache already holds, status without conflicts, finalizers around a cleanup) and
  * the read-your-writes barrier: the next reconcile of an object waits until the caches show the
- * previous one's writes.
+ * previous one's writes. Its creates are for a primary the server still has: where the caches
+ * cannot vouch for it ({@link io.podset.runtime.controller.RecentFaults}) the first create of a
+ * reconcile confirms the primary with one GET, and a primary gone ends the reconcile.
  *
  * <p>Underneath, build a controller with {@link io.podset.runtime.controller.Controllers#builder}:
  * name it, give it its primary resource, the resources it owns and any other watches, a {@link

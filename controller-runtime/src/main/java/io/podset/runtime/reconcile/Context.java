@@ -21,6 +21,23 @@ import java.util.function.Consumer;
  * <p>Only writes made through this context are waited for: writes through {@link #client()}
  * directly are not.
  *
+ * <p><b>Nothing created for a primary that is gone.</b> The cache may still show a primary the
+ * server has deleted, its deletion event not yet arrived; objects created for it would only be
+ * deleted again by the garbage collector. So {@link #create} and an {@link #apply} of an object not
+ * in the cache first make sure the primary is still there, at no cost while the caches can vouch
+ * for it: the primary's cache follows its watch (open, applied a change or bookmark within the past
+ * 2 s, showed our own writes within 250 ms), no cache of the controller met a fault (a failed list
+ * or watch, a relist) within the past 10 s, no reconcile of the controller failed with a fault a
+ * retry may cure (409, 429, 5xx, no answer) within the past 10 s, and the previous reconcile of
+ * this object did not fail (a retry always confirms). Otherwise the first such write of the
+ * reconcile reads the primary from the server once (a GET); when the server no longer has it (gone,
+ * another uid, or being deleted) or the cache already shows it gone, that write and every later one
+ * of the reconcile throw {@link PrimaryGoneException} without sending anything. Let it propagate:
+ * the controller ends the reconcile as done, without error or retry, and the primary's deletion
+ * event follows. Updates of objects the cache has, deletes and status writes are not confirmed:
+ * they create nothing. A cleanup ({@link Cleanup}) is not confirmed either: it runs for a primary
+ * known to be going.
+ *
  * <p>A context belongs to one reconcile: do not keep it or use it from other threads.
  *
  * @param <P> the primary type
@@ -59,10 +76,15 @@ public interface Context<P extends HasMetadata> {
    * desired} are removed. Applied objects carry the annotation {@value
    * io.podset.runtime.controller.ObjectControllerBuilder#APPLIED_ANNOTATION} to remember that.
    *
+   * <p>An object the cache does not have is created only for a primary the server still has (see
+   * the class documentation).
+   *
    * @return the object as the server holds it (the cached copy when nothing was written)
    * @throws IllegalArgumentException if {@code desired} has no name, or the controller does not own
    *     its type
    * @throws io.podset.runtime.ownership.OwnershipException if another controller owns the object
+   * @throws PrimaryGoneException if the object would be created and the primary is gone from the
+   *     server: nothing was sent; let it propagate (the reconcile ends without retry)
    */
   <S extends HasMetadata> S apply(S desired);
 
@@ -70,8 +92,11 @@ public interface Context<P extends HasMetadata> {
    * Creates {@code object} owned by the primary (controller owner reference; the primary's
    * namespace if it has none), for objects that must not be applied, such as pods named by {@code
    * generateName}. The next reconcile sees it in the cache (when the controller watches its type).
+   * Only for a primary the server still has (see the class documentation).
    *
    * @return the created object's name, uid and resourceVersion
+   * @throws PrimaryGoneException if the primary is gone from the server: nothing was sent; let it
+   *     propagate (the reconcile ends without retry)
    */
   io.podset.runtime.client.WrittenObject create(HasMetadata object);
 

@@ -25,7 +25,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
  *
  * <p>Outcomes are those of {@link Reconciler}: {@link Result#done()}, {@link Result#requeueAfter},
  * an exception for a retry with per-object exponential backoff, or {@link
- * TerminalReconcileException} for no retry until the next event.
+ * TerminalReconcileException} for no retry until the next event. A reconcile in which the context
+ * found the primary gone from the server ({@link PrimaryGoneException}, from a create) ends as done
+ * whatever it throws: the primary's deletion event comes next.
  *
  * @param <P> the primary type
  */

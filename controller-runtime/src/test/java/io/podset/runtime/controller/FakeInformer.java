@@ -3,6 +3,8 @@ package io.podset.runtime.controller;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.podset.runtime.cache.IndexFunction;
 import io.podset.runtime.cache.Indexer;
+import io.podset.runtime.cache.MutableIndexer;
+import io.podset.runtime.cache.ObjectKey;
 import io.podset.runtime.event.Event;
 import io.podset.runtime.informer.HandlerRegistration;
 import io.podset.runtime.informer.InformerHealth;
@@ -16,7 +18,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** An informer driven by the test: events are delivered synchronously on the calling thread. */
+/**
+ * An informer driven by the test: events are applied to its cache, then delivered synchronously on
+ * the calling thread. It follows the server and met no fault unless the test says otherwise.
+ */
 final class FakeInformer<T extends HasMetadata> implements SharedInformer<T> {
 
   private final Class<T> type;
@@ -26,6 +31,9 @@ final class FakeInformer<T extends HasMetadata> implements SharedInformer<T> {
   private final CompletableFuture<Void> initialDelivery = new CompletableFuture<>();
   private volatile boolean deliveryHeld;
   private volatile String lastError;
+  private final MutableIndexer<T> cache = MutableIndexer.create();
+  private volatile boolean following = true;
+  private volatile boolean faulted;
 
   FakeInformer(Class<T> type) {
     this.type = type;
@@ -48,15 +56,33 @@ final class FakeInformer<T extends HasMetadata> implements SharedInformer<T> {
     lastError = error;
   }
 
+  /** From now on {@link #following} answers {@code following} (by default yes). */
+  void following(boolean following) {
+    this.following = following;
+  }
+
+  /** From now on {@link #faultedWithin} answers {@code faulted} (by default no). */
+  void faulted(boolean faulted) {
+    this.faulted = faulted;
+  }
+
+  /** Puts {@code object} in the cache without an event. */
+  void cache(T object) {
+    cache.upsert(object);
+  }
+
   void add(T object) {
+    cache.upsert(object);
     handlers.forEach(h -> h.onEvent(new Event.Added<>(object)));
   }
 
   void update(T oldObject, T newObject) {
+    cache.upsert(newObject);
     handlers.forEach(h -> h.onEvent(new Event.Updated<>(oldObject, newObject)));
   }
 
   void delete(T object) {
+    cache.delete(ObjectKey.of(object));
     handlers.forEach(h -> h.onEvent(new Event.Deleted<>(object, false)));
   }
 
@@ -112,12 +138,22 @@ final class FakeInformer<T extends HasMetadata> implements SharedInformer<T> {
 
   @Override
   public Indexer<T> indexer() {
-    throw new UnsupportedOperationException("the controller does not read the cache");
+    return cache.readOnlyView();
   }
 
   @Override
   public void addIndexers(Map<String, IndexFunction<T>> indexers) {
-    throw new UnsupportedOperationException("the controller does not index");
+    cache.addIndexers(indexers);
+  }
+
+  @Override
+  public boolean following(Duration tolerance, Duration maxSilence) {
+    return following;
+  }
+
+  @Override
+  public boolean faultedWithin(Duration window) {
+    return faulted;
   }
 
   @Override
