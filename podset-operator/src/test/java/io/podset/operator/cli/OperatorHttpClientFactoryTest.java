@@ -69,12 +69,35 @@ class OperatorHttpClientFactoryTest {
   }
 
   @Test
-  void preferChaCha_unlessC2CompilesWithTheAesIntrinsics() {
-    assertThat(JitCiphers.preferChaCha(true, 1, true)).isTrue(); // C1 only, as deployed
-    assertThat(JitCiphers.preferChaCha(true, 3, true)).isTrue();
-    assertThat(JitCiphers.preferChaCha(true, 4, true)).isFalse();
-    assertThat(JitCiphers.preferChaCha(false, 4, true)).isFalse(); // C2 alone
-    assertThat(JitCiphers.preferChaCha(true, 4, false)).isTrue(); // no AES-NI
+  void preferChaCha_whenC2CannotCompile() {
+    assertThat(JitCiphers.preferChaCha(true, 1)).isTrue(); // C1 only, as deployed
+    assertThat(JitCiphers.preferChaCha(true, 3)).isTrue();
+    assertThat(JitCiphers.preferChaCha(true, 4)).isFalse();
+    assertThat(JitCiphers.preferChaCha(false, 4)).isFalse(); // C2 alone
+  }
+
+  @Test
+  void preferChaCha_readsTheFlagsOfAJvmRunningC1Only() throws Exception {
+    Process jvm =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                PrintPreferChaCha.class.getName())
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(jvm.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+    assertThat(output.strip()).isEqualTo("true");
+  }
+
+  /** Prints {@link JitCiphers#preferChaCha()} of its JVM. */
+  static final class PrintPreferChaCha {
+    public static void main(String[] args) {
+      System.out.println(JitCiphers.preferChaCha());
+    }
   }
 
   /**
