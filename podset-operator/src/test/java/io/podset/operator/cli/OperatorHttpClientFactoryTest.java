@@ -13,13 +13,10 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLServerSocket;
@@ -105,7 +102,7 @@ class OperatorHttpClientFactoryTest {
    * client's preference (as Go's does for ChaCha20) and enables every suite the JDK does.
    */
   private String negotiated(OperatorHttpClientFactory factory) throws Exception {
-    SSLContext server = serverContext();
+    SSLContext server = SelfSignedTls.serverContext(dir);
     try (SSLServerSocket socket =
         (SSLServerSocket)
             server
@@ -162,43 +159,5 @@ class OperatorHttpClientFactoryTest {
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-  }
-
-  /** A server context with a fresh self-signed EC key (the JDK's keytool makes it). */
-  private SSLContext serverContext() throws Exception {
-    Path store = dir.resolve("server.p12");
-    Process keytool =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair",
-                "-keyalg",
-                "EC",
-                "-alias",
-                "server",
-                "-dname",
-                "CN=127.0.0.1",
-                "-validity",
-                "1",
-                "-storetype",
-                "PKCS12",
-                "-keystore",
-                store.toString(),
-                "-storepass",
-                "changeit")
-            .redirectErrorStream(true)
-            .start();
-    String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(keytool.exitValue()).as(output).isZero();
-    KeyStore keys = KeyStore.getInstance("PKCS12");
-    try (InputStream in = Files.newInputStream(store)) {
-      keys.load(in, "changeit".toCharArray());
-    }
-    KeyManagerFactory managers =
-        KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-    managers.init(keys, "changeit".toCharArray());
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(managers.getKeyManagers(), null, null);
-    return context;
   }
 }
