@@ -16,7 +16,6 @@ import io.podset.testkit.FaultRule;
 import io.podset.testkit.KubeletOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -28,13 +27,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -136,7 +132,7 @@ class SecurityIT {
   void tlsVerification_isOnByDefault_andOffOnlyByTheExplicitOption() throws Exception {
     AtomicInteger requests = new AtomicInteger();
     HttpsServer https = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    https.setHttpsConfigurator(new HttpsConfigurator(selfSigned()));
+    https.setHttpsConfigurator(new HttpsConfigurator(SelfSignedTls.serverContext(dir)));
     https.createContext(
         "/",
         exchange -> {
@@ -225,47 +221,6 @@ class SecurityIT {
         """
             .formatted(url, TOKEN));
     return file;
-  }
-
-  /** A TLS context serving a fresh self-signed certificate, made with the JDK's keytool. */
-  private SSLContext selfSigned() throws Exception {
-    Path keystore = dir.resolve("server.p12");
-    Process keytool =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair",
-                "-alias",
-                "server",
-                "-keyalg",
-                "RSA",
-                "-keysize",
-                "2048",
-                "-dname",
-                "CN=127.0.0.1",
-                "-ext",
-                "SAN=ip:127.0.0.1",
-                "-validity",
-                "1",
-                "-storetype",
-                "PKCS12",
-                "-keystore",
-                keystore.toString(),
-                "-storepass",
-                "changeit")
-            .redirectErrorStream(true)
-            .start();
-    String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(keytool.exitValue()).as("keytool: " + output).isZero();
-    KeyStore store = KeyStore.getInstance("PKCS12");
-    try (InputStream in = Files.newInputStream(keystore)) {
-      store.load(in, "changeit".toCharArray());
-    }
-    KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-    keys.init(store, "changeit".toCharArray());
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(keys.getKeyManagers(), null, null);
-    return context;
   }
 
   private static String read(Path file) {
