@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.utils.HttpClientUtils;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
-import org.jspecify.annotations.Nullable;
 
 /** Client builders for this JVM: the ones the runtime uses for the clients it builds itself. */
 public final class KubernetesClients {
@@ -19,21 +18,21 @@ public final class KubernetesClients {
    * caller sets on the builder afterwards replaces this choice.
    */
   public static KubernetesClientBuilder builder() {
-    KubernetesClientBuilder builder = new KubernetesClientBuilder();
-    HttpClient.Factory factory =
-        httpClientFactory(HttpClientUtils.getHttpClientFactory(), JitCiphers.preferChaCha());
-    return factory == null ? builder : builder.withHttpClientFactory(factory);
+    // Set even when unchanged: fabric8 would otherwise look the factory up a second time.
+    return new KubernetesClientBuilder()
+        .withHttpClientFactory(
+            httpClientFactory(HttpClientUtils.getHttpClientFactory(), JitCiphers.preferChaCha()));
   }
 
   /**
-   * The factory to build with instead of fabric8's {@code chosen} one, or null to keep it: only
-   * fabric8's own Vert.x factory is replaced (not a subclass, nor another client a user added).
+   * The factory to build with for fabric8's {@code chosen} one: only fabric8's own Vert.x factory
+   * is replaced (not a subclass, nor another client a user added), and only if {@code
+   * preferChaCha}.
    */
-  static HttpClient.@Nullable Factory httpClientFactory(
-      HttpClient.Factory chosen, boolean preferChaCha) {
+  static HttpClient.Factory httpClientFactory(HttpClient.Factory chosen, boolean preferChaCha) {
     if (preferChaCha && chosen.getClass() == VertxHttpClientFactory.class) {
       return new ChaChaFirstHttpClientFactory();
     }
-    return null;
+    return chosen;
   }
 }
