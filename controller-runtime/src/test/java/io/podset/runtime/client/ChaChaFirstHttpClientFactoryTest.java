@@ -6,9 +6,8 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,17 +56,9 @@ class ChaChaFirstHttpClientFactoryTest {
 
   @Test
   void preferChaCha_readsTheFlagsOfAJvmRunningC1Only() throws Exception {
-    Process jvm =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                PrintPreferChaCha.class.getName())
-            .redirectErrorStream(true)
-            .start();
-    String output = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(jvm.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String output =
+        ChildJvm.run(
+            List.of("-XX:TieredStopAtLevel=1"), ChildJvm.classPath(), PrintPreferChaCha.class);
 
     assertThat(output.strip()).isEqualTo("true");
   }

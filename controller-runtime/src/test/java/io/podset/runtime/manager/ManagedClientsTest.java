@@ -6,15 +6,14 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.HttpClient;
+import io.podset.runtime.client.ChildJvm;
 import io.podset.runtime.client.ClientsChoiceTlsServer;
 import io.podset.runtime.client.UsersHttpClientFactory;
 import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,28 +63,20 @@ class ManagedClientsTest {
    */
   private String negotiated(String kind, List<String> flags, Path extraClassPath) throws Exception {
     try (ClientsChoiceTlsServer server = ClientsChoiceTlsServer.start(dir)) {
-      List<String> command = new ArrayList<>();
-      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      command.addAll(flags);
-      command.addAll(
+      List<String> options = new ArrayList<>(flags);
+      options.addAll(
           List.of(
               "-Dkubernetes.master=" + server.url(),
               "-Dkubernetes.trust.certificates=true",
               "-Dkubernetes.disable.hostname.verification=true",
               "-Dkubernetes.auth.tryKubeConfig=false",
-              "-Dkubernetes.auth.tryServiceAccount=false",
-              "-cp",
-              (extraClassPath == null ? "" : extraClassPath + File.pathSeparator)
-                  + System.getProperty("java.class.path"),
-              GetVersion.class.getName(),
-              kind));
-      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-      builder.environment().keySet().removeIf(name -> name.startsWith("KUBERNETES_"));
-      builder.environment().remove("KUBECONFIG");
-      Process jvm = builder.start();
-      String output = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(jvm.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(jvm.exitValue()).as(output).isZero();
+              "-Dkubernetes.auth.tryServiceAccount=false"));
+      ChildJvm.run(
+          options,
+          (extraClassPath == null ? "" : extraClassPath + File.pathSeparator)
+              + ChildJvm.classPath(),
+          GetVersion.class,
+          kind);
       return server.negotiatedSuite();
     }
   }

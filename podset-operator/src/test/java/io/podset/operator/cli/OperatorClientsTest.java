@@ -6,10 +6,10 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.podset.runtime.client.ChildJvm;
 import io.podset.runtime.client.ClientsChoiceTlsServer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,18 +25,12 @@ class OperatorClientsTest {
   @Test
   void preflight_underC1Only_connectsWithChaCha20() throws Exception {
     try (ClientsChoiceTlsServer server = ClientsChoiceTlsServer.start(dir)) {
-      Process jvm =
-          new ProcessBuilder(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "-XX:TieredStopAtLevel=1",
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  RunPreflight.class.getName(),
-                  server.url())
-              .redirectErrorStream(true)
-              .start();
-      String output = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(jvm.waitFor(60, TimeUnit.SECONDS)).as(output).isTrue();
+      String output =
+          ChildJvm.run(
+              List.of("-XX:TieredStopAtLevel=1"),
+              ChildJvm.classPath(),
+              RunPreflight.class,
+              server.url());
 
       assertThat(server.negotiatedSuite()).as(output).isEqualTo("TLS_CHACHA20_POLY1305_SHA256");
     }
