@@ -14,8 +14,8 @@ import javax.crypto.spec.SecretKeySpec;
  * What the two TLS 1.3 AEAD ciphers cost this JVM, interleaved in one JVM: the thread CPU of
  * sealing and opening a 16-KB record (TLS's largest) with AES-256-GCM and ChaCha20-Poly1305, in
  * alternating rounds, the order flipped each round. Run it with the operator's JIT ({@code
- * -XX:TieredStopAtLevel=1}) and without: why {@code OperatorHttpClientFactory} prefers ChaCha20
- * when C2 cannot compile.
+ * -XX:TieredStopAtLevel=1}) and without: why controller-runtime's {@code
+ * KubernetesClients.builder()} prefers ChaCha20 when C2 cannot compile.
  *
  * <p>Usage: {@code TlsCipherCost [rounds] [records per round]} (12, 300). Prints one line per round
  * and cipher, then the median of each over the second half of the rounds (the first half warms the

@@ -9,6 +9,11 @@
  * operator's CPU after the informers. {@link io.podset.runtime.client.ApiFailures} turns a refused
  * answer on such a path into the {@code KubernetesClientException} (code and server Status) the
  * typed operations throw.
+ *
+ * <p>{@link io.podset.runtime.client.KubernetesClients#builder()} is the client builder of the
+ * clients the runtime builds itself (the manager's own, the fenced one): in a JVM without C2, with
+ * fabric8's default Vert.x HTTP client, their TLS offers ChaCha20-Poly1305 before AES-GCM, which
+ * the JDK runs fast only with C2's intrinsics.
  */
 @NullMarked
 package io.podset.runtime.client;

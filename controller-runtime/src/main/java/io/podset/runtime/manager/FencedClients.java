@@ -1,7 +1,7 @@
 package io.podset.runtime.manager;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.podset.runtime.client.KubernetesClients;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 
@@ -13,8 +13,9 @@ public final class FencedClients {
   /**
    * A new client with {@code base}'s configuration whose mutating requests fail with {@link
    * FencedWriteException} (wrapped by fabric8 in a {@code KubernetesClientException}) whenever
-   * {@code mayWrite} is false. The check runs immediately before each request is sent. The caller
-   * closes the returned client.
+   * {@code mayWrite} is false. It builds its HTTP client as {@link KubernetesClients#builder()}
+   * does. The check runs immediately before each request is sent. The caller closes the returned
+   * client.
    *
    * @param identity named in the refusal message
    */
@@ -24,7 +25,7 @@ public final class FencedClients {
     Objects.requireNonNull(mayWrite, "mayWrite");
     Objects.requireNonNull(identity, "identity");
     FencingInterceptor interceptor = new FencingInterceptor(mayWrite, identity);
-    return new KubernetesClientBuilder()
+    return KubernetesClients.builder()
         .withConfig(base.getConfiguration())
         .withHttpClientBuilderConsumer(
             builder -> builder.addOrReplaceInterceptor(FencingInterceptor.NAME, interceptor))

@@ -3,7 +3,7 @@ package io.podset.runtime.manager;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.podset.runtime.client.KubernetesClients;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,12 +16,13 @@ final class ManagedClients {
 
   /**
    * A client configured from the environment as {@code kubectl} would be, with fabric8's internal
-   * request retries off so that every failure reaches the controller's backoff and metrics.
+   * request retries off so that every failure reaches the controller's backoff and metrics, and
+   * this JVM's HTTP client ({@link KubernetesClients#builder()}: ChaCha20 first under C1 only).
    */
   static KubernetesClient fromEnvironment() {
     Config config =
         new ConfigBuilder(Config.autoConfigure(null)).withRequestRetryBackoffLimit(0).build();
-    return new KubernetesClientBuilder().withConfig(config).build();
+    return KubernetesClients.builder().withConfig(config).build();
   }
 
   /** Logs once what the retry settings of a client passed in mean for the controllers. */

@@ -28,7 +28,9 @@ public interface Manager extends AutoCloseable {
    * A builder for a manager with a client of its own, configured as {@code kubectl} would be
    * ({@code $KUBECONFIG}, {@code ~/.kube/config}, or the pod's service account), with fabric8's
    * internal request retries off: every failed request reaches the controller's backoff and metrics
-   * instead of being retried out of sight. The manager closes the client.
+   * instead of being retried out of sight. In a JVM without C2 its TLS offers ChaCha20-Poly1305
+   * first ({@link io.podset.runtime.client.KubernetesClients#builder()}). The manager closes the
+   * client.
    */
   static ManagerBuilder builder() {
     return new ManagerBuilder(null);
@@ -39,7 +41,9 @@ public interface Manager extends AutoCloseable {
    * and closes. Mind its retries: fabric8 retries a failed request (5xx, connection errors) up to
    * {@code requestRetryBackoffLimit} times (10 by default) before the controller sees the failure;
    * build it with {@code requestRetryBackoffLimit(0)} to leave retries to the controller's backoff.
-   * The manager logs the setting once at start.
+   * The manager logs the setting once at start. The manager uses {@code client} as it is; with
+   * leader election its writes go through a client rebuilt from {@code client}'s configuration
+   * ({@link FencedClients#fenced}).
    */
   static ManagerBuilder builder(KubernetesClient client) {
     return new ManagerBuilder(java.util.Objects.requireNonNull(client, "client"));

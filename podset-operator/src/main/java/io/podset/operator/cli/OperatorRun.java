@@ -2,8 +2,8 @@ package io.podset.operator.cli;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.podset.runtime.client.ApiFailures;
+import io.podset.runtime.client.KubernetesClients;
 import io.podset.runtime.manager.LeaderElectionConfig;
 import io.podset.runtime.manager.Manager;
 import java.io.IOException;
@@ -47,7 +47,7 @@ final class OperatorRun {
     try {
       Config config = clusterConfig();
       identify(config);
-      try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+      try (KubernetesClient client = KubernetesClients.builder().withConfig(config).build()) {
         String problem = Preflight.check(client);
         if (problem != null) {
           log.error(problem);

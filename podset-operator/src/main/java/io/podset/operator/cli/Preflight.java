@@ -4,9 +4,9 @@ import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.podset.api.v1alpha1.PodSet;
+import io.podset.runtime.client.KubernetesClients;
 
 /**
  * Checks that turn the common set-up mistakes into one clear message instead of a retry loop: an
@@ -26,7 +26,7 @@ final class Preflight {
             .withRequestRetryBackoffInterval(250)
             .withConnectionTimeout(5_000)
             .build();
-    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(fast).build()) {
+    try (KubernetesClient client = KubernetesClients.builder().withConfig(fast).build()) {
       return check(client, fast.getMasterUrl());
     }
   }

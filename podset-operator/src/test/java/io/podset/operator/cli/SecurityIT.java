@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetSpec;
+import io.podset.runtime.client.SelfSignedTls;
 import io.podset.testkit.FakeApiServer;
 import io.podset.testkit.Fault;
 import io.podset.testkit.FaultRule;

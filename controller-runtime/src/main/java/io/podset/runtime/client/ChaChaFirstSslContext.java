@@ -1,4 +1,4 @@
-package io.podset.operator.cli;
+package io.podset.runtime.client;
 
 import io.netty.handler.ssl.DelegatingSslContext;
 import io.netty.handler.ssl.SslContext;
@@ -9,8 +9,9 @@ import javax.net.ssl.SSLEngine;
 /**
  * A TLS context whose engines offer the ChaCha20-Poly1305 cipher suites first (TLS 1.3's and
  * ECDHE's, those the engine supports), then the suites enabled before, in their order (see {@link
- * OperatorHttpClientFactory} for why). The ChaCha20 suites are added where missing: Netty's default
- * list, which fabric8's context gets, leaves them out, though the JDK enables them by default.
+ * ChaChaFirstHttpClientFactory} for why). The ChaCha20 suites are added where missing: Netty's
+ * default list, which fabric8's context gets, leaves them out, though the JDK enables them by
+ * default.
  */
 final class ChaChaFirstSslContext extends DelegatingSslContext {
 

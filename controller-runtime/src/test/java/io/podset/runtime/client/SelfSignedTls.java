@@ -1,4 +1,4 @@
-package io.podset.operator.cli;
+package io.podset.runtime.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,12 +12,12 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 
 /** TLS server contexts for tests: a fresh self-signed certificate for 127.0.0.1. */
-final class SelfSignedTls {
+public final class SelfSignedTls {
 
   private SelfSignedTls() {}
 
   /** A TLS context serving a fresh self-signed certificate, made with the JDK's keytool in dir. */
-  static SSLContext serverContext(Path dir) throws Exception {
+  public static SSLContext serverContext(Path dir) throws Exception {
     Path keystore = dir.resolve("server.p12");
     Process keytool =
         new ProcessBuilder(

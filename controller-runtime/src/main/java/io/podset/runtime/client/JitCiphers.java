@@ -1,4 +1,4 @@
-package io.podset.operator.cli;
+package io.podset.runtime.client;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.management.ManagementFactory;
@@ -10,11 +10,12 @@ final class JitCiphers {
 
   /**
    * Whether TLS should prefer ChaCha20-Poly1305 to AES-GCM: yes when C2 cannot compile (tiered
-   * compilation stopped below level 4, as deploy/operator.yaml runs the operator). The JDK's
-   * AES-GCM is fast only through C2's intrinsics (AES-NI, carry-less multiplication); without them
-   * it is plain Java: 38 MB/s under C1 against ChaCha20-Poly1305's 177 MB/s (with C2: 1.5 GB/s
-   * against 243). False (no change) where the HotSpot flags cannot be read. (The intrinsics' own
-   * flags are diagnostic ones, which the management interface does not show.)
+   * compilation stopped below level 4, as the PodSet operator and the archetype's operators are
+   * deployed). The JDK's AES-GCM is fast only through C2's intrinsics (AES-NI, carry-less
+   * multiplication); without them it is plain Java: 38 MB/s under C1 against ChaCha20-Poly1305's
+   * 177 MB/s (with C2: 1.5 GB/s against 243). False (no change) where the HotSpot flags cannot be
+   * read. (The intrinsics' own flags are diagnostic ones, which the management interface does not
+   * show.)
    */
   static boolean preferChaCha() {
     try {
