@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.podset.runtime.client.LocalHttpServer;
+import io.podset.runtime.informer.Awaits;
 import io.podset.runtime.reconcile.Context;
 import io.podset.runtime.reconcile.ObjectReconciler;
 import io.podset.runtime.reconcile.PrimaryGoneException;
@@ -36,7 +37,6 @@ import org.junit.jupiter.api.Test;
  */
 class PrimaryConfirmationTest {
 
-  private static final Duration WAIT = Duration.ofSeconds(10);
   private static final String PRIMARY = "GET /apis/apps/v1/namespaces/ns/replicasets/web";
   private static final String CREATE = "POST /api/v1/namespaces/ns/configmaps";
   private static final String APPLY = "PATCH /api/v1/namespaces/ns/configmaps/web-config";
@@ -218,11 +218,8 @@ class PrimaryConfirmationTest {
     exchange.close();
   }
 
-  private void awaitReconciles(String result, int count) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (count(result) < count && System.nanoTime() < deadline) {
-      Thread.sleep(1);
-    }
+  private void awaitReconciles(String result, int count) {
+    Awaits.until(() -> count(result) >= count, count + " reconciles with result " + result);
     assertThat(count(result)).as("reconciles with result " + result).isEqualTo(count);
   }
 
