@@ -1,5 +1,6 @@
 package io.podset.operator.reliability;
 
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -12,6 +13,7 @@ import io.podset.api.v1alpha1.PodSet;
 import io.podset.api.v1alpha1.PodSetSpec;
 import io.podset.runtime.event.Event;
 import io.podset.runtime.manager.LeaderElectionConfig;
+import io.podset.testkit.Eventually;
 import io.podset.testkit.FaultInjector;
 import io.podset.testkit.FaultProxy;
 import io.podset.testkit.RequestJournal;
@@ -45,6 +47,14 @@ final class ProxiedControlPlane implements SoakTarget, AutoCloseable {
   private static final Path CRD = Path.of("../deploy/crds/podsets.app.example.com-v1.yml");
   private static final String MARKER = "sync-marker";
   private static final String SYNC_ANNOTATION = "chaos.example.com/sync";
+  private static final String GC_PROBE = "gc-probe";
+
+  /**
+   * How long the collector may take to start collecting PodSet dependents: it watches a new CRD's
+   * kind only after its discovery resync, every 30 s, so up to 30 s plus its start on a loaded
+   * machine.
+   */
+  private static final Duration GC_READY_BOUND = Duration.ofSeconds(90);
 
   private final RealApiServer server;
   private final FaultProxy proxy;
@@ -115,6 +125,44 @@ final class ProxiedControlPlane implements SoakTarget, AutoCloseable {
         .inNamespace(MARKER_NAMESPACE)
         .resource(PodSet.of(MARKER_NAMESPACE, MARKER, PodSetSpec.ofReplicas(0)))
         .create();
+    awaitGarbageCollectorFollowsPodSets();
+  }
+
+  /**
+   * Deletes a probe PodSet that owns a ConfigMap and waits until the garbage collector removed the
+   * ConfigMap. The soak bounds how long pods of a deleted PodSet stay ({@link #gcGrace()}); a
+   * collector that does not watch PodSets yet would break that bound for reasons outside the
+   * operator.
+   */
+  private void awaitGarbageCollectorFollowsPodSets() {
+    PodSet owner =
+        admin
+            .resources(PodSet.class)
+            .inNamespace(MARKER_NAMESPACE)
+            .resource(PodSet.of(MARKER_NAMESPACE, GC_PROBE, PodSetSpec.ofReplicas(0)))
+            .create();
+    admin
+        .configMaps()
+        .inNamespace(MARKER_NAMESPACE)
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(GC_PROBE)
+                .addNewOwnerReference()
+                .withApiVersion(owner.getApiVersion())
+                .withKind(owner.getKind())
+                .withName(GC_PROBE)
+                .withUid(owner.getMetadata().getUid())
+                .endOwnerReference()
+                .endMetadata()
+                .build())
+        .create();
+    admin.resources(PodSet.class).inNamespace(MARKER_NAMESPACE).withName(GC_PROBE).delete();
+    Eventually.within(GC_READY_BOUND)
+        .polling(Duration.ofMillis(200))
+        .until(
+            "the garbage collector to remove the probe PodSet's ConfigMap",
+            () -> admin.configMaps().inNamespace(MARKER_NAMESPACE).withName(GC_PROBE).get() == null);
   }
 
   @Override
