@@ -162,7 +162,8 @@ final class ProxiedControlPlane implements SoakTarget, AutoCloseable {
         .polling(Duration.ofMillis(200))
         .until(
             "the garbage collector to remove the probe PodSet's ConfigMap",
-            () -> admin.configMaps().inNamespace(MARKER_NAMESPACE).withName(GC_PROBE).get() == null);
+            () ->
+                admin.configMaps().inNamespace(MARKER_NAMESPACE).withName(GC_PROBE).get() == null);
   }
 
   @Override
