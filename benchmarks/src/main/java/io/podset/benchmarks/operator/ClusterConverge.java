@@ -201,8 +201,10 @@ public final class ClusterConverge {
    * kept run directory: the cluster deletes its own directory on close.
    */
   private static void keepLogs(Path clusterDir, Path dir) throws IOException {
-    try (var logs = Files.newDirectoryStream(clusterDir, "*.log")) {
-      for (Path log : logs) {
+    // The logs are in the directory of the start attempt (run-1, or later after a port clash): the
+    // last attempt's overwrite an earlier one's.
+    try (var files = Files.walk(clusterDir, 2)) {
+      for (Path log : files.filter(f -> f.toString().endsWith(".log")).sorted().toList()) {
         Files.copy(log, dir.resolve(log.getFileName()), StandardCopyOption.REPLACE_EXISTING);
       }
     }
