@@ -24,7 +24,8 @@
 # ours-warm: the same after one unmeasured round in its JVM, what the JIT of a fresh JVM costs) on a
 # SimulatedCluster, one contender per fresh cluster, and writes results/<mode>-cluster.md
 # (CLUSTER_CONTENDERS="ours ours-warm" runs only those, in that order; CLUSTER_SIZES="100 300" and
-# CLUSTER_REPEATS=1 override the sizes and repeats; CLUSTER_KEEP=1 keeps each run's audit log,
+# CLUSTER_REPEATS=1 override the sizes and repeats; CLUSTER_KEEP=1 keeps each run's audit log, the
+# control plane's process logs (kube-apiserver.log tells why it ended a watch),
 # operator log and operator-threads.md: the operator JVM's CPU per phase by thread kind (JIT
 # compilers, collector, event loops, workers) and the phase's pod events. The operator's JVM gets
 # deploy/operator.yaml's JVM options (JAVA_TOOL_OPTIONS, the container's CPU and memory limits),

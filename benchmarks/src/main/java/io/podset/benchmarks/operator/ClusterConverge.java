@@ -17,6 +17,7 @@ import io.podset.testkit.envtest.SimulatedClusterBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -154,6 +155,7 @@ public final class ClusterConverge {
       threads.close();
       if (System.getenv("CLUSTER_KEEP") != null) {
         threads.write(dir.resolve("operator-threads.md"));
+        keepLogs(cluster.workDirectory(), dir);
       }
       informer.close();
 
@@ -194,6 +196,20 @@ public final class ClusterConverge {
     }
   }
 
+  /**
+   * Copies the control plane's process logs (kube-apiserver's tells why it ended a watch) into the
+   * kept run directory: the cluster deletes its own directory on close.
+   */
+  private static void keepLogs(Path clusterDir, Path dir) throws IOException {
+    // The logs are in the directory of the start attempt (run-1, or later after a port clash): the
+    // last attempt's overwrite an earlier one's.
+    try (var files = Files.walk(clusterDir, 2)) {
+      for (Path log : files.filter(f -> f.toString().endsWith(".log")).sorted().toList()) {
+        Files.copy(log, dir.resolve(log.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
+  }
+
   private static SimulatedCluster start(String contender, Path dir, Path auditLog)
       throws IOException {
     Path policy = dir.resolve("audit-policy.yaml");
@@ -223,6 +239,11 @@ public final class ClusterConverge {
       builder
           .controllerManagerFlag("kube-api-qps", "1000")
           .controllerManagerFlag("kube-api-burst", "1000");
+    }
+    if (System.getenv("CLUSTER_KEEP") != null) {
+      // Level 1 logs why the server's watch cache ended a watch ("Forcing ... watcher close due
+      // to unresponsiveness": the client read too slowly).
+      builder.apiServerFlag("v", "1");
     }
     if (contender.equals("replicaset-equal")) {
       builder.controllerManagerFlag("concurrent-replicaset-syncs", "8");
