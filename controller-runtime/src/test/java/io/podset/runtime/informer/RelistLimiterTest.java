@@ -48,7 +48,9 @@ class RelistLimiterTest {
     assertThat(limiter.interval()).as("before a list was timed").isEqualTo(Duration.ofSeconds(5));
 
     limiter.listTook(Duration.ofMillis(20));
-    assertThat(limiter.interval()).as("a cheap list: a fifth of the bound").isEqualTo(Duration.ofSeconds(1));
+    assertThat(limiter.interval())
+        .as("a cheap list: a fifth of the bound")
+        .isEqualTo(Duration.ofSeconds(1));
     limiter.listTook(Duration.ofMillis(300));
     assertThat(limiter.interval()).isEqualTo(Duration.ofSeconds(3));
     limiter.listTook(Duration.ofSeconds(2));
