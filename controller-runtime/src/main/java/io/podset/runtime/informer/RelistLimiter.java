@@ -105,7 +105,7 @@ final class RelistLimiter {
     intervalNanos = Math.max(minIntervalNanos, scaled);
   }
 
-  /** The current interval (for tests and the reflector's log). */
+  /** The current interval (for tests). */
   synchronized Duration interval() {
     return Duration.ofNanos(intervalNanos);
   }
