@@ -46,8 +46,9 @@ import org.slf4j.LoggerFactory;
  *       faults can fail again and again.
  *   <li>410 Gone on a watch relists without a backoff (client-go waits its backoff first: the
  *       version is gone either way). Relists instead are bounded per informer by a {@link
- *       RelistLimiter} (a burst, then one per interval), so the faster recovery cannot turn into a
- *       list storm; re-watches, which cost the server little, are not limited.
+ *       RelistLimiter} (a burst, then one per interval: ten times what the last list took, between
+ *       1 and 5 s by default), so the faster recovery cannot turn into a list storm; re-watches,
+ *       which cost the server little, are not limited.
  *   <li>What resumes where it stopped waits at most {@code maxResumeBackoff} (5 s, plus jitter)
  *       however often the attempts before it failed: a watch re-opened from the last version, a
  *       failed list page asked again from its continue token. While it waits the cache falls behind
@@ -82,6 +83,8 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
   private final ReflectorState state;
   private final BackoffSleep backoffSleep;
   private final RelistLimiter relists;
+  // When the current list (plain or streaming) started: what it took paces the next relists.
+  private volatile long listStartedNanos;
 
   // Confined to the reflector's thread: streaming lists given up; the Retry-After of the last
   // failure (null when it had none), used by the next backoff.
@@ -222,6 +225,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
   }
 
   private ReflectorStep listAndWatch() {
+    listStartedNanos = clock.nanoTime();
     if (!streamingDisabled) {
       return streamingList();
     }
@@ -408,6 +412,7 @@ final class Reflector<T extends HasMetadata> implements AutoCloseable {
   void synced(@Nullable String resourceVersion) {
     metrics.listed(state.synced(resourceVersion));
     backoff.reset();
+    relists.listTook(Duration.ofNanos(clock.nanoTime() - listStartedNanos));
   }
 
   /** A watch delivered its first event or bookmark: the server serves it again. */

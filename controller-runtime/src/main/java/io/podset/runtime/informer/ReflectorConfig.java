@@ -22,8 +22,8 @@ import java.util.function.DoubleSupplier;
  * @param streamingList try a streaming list (watch with sendInitialEvents) before a plain list
  * @param streamingListTimeout give up on a streaming list whose end bookmark has not come by then
  * @param relistBurst relists allowed back to back ({@link RelistLimiter}; 3)
- * @param relistInterval one more relist allowed per this interval once the burst is spent (5 s);
- *     zero for no bound
+ * @param relistInterval once the burst is spent, one more relist per interval of at most this (5
+ *     s): ten times what the last list took, at least a fifth of this; zero for no bound
  * @param lagSamplePeriod how often the server's newest resourceVersion is sampled for the cache lag
  *     ({@link CacheLag}; 5 s); zero for never
  */

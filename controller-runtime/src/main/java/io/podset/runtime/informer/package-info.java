@@ -27,11 +27,12 @@
  * client-go, the backoff starts over as soon as a list completed or a watch delivered an event or
  * stayed open for a second (not only after two minutes of health), a failed list page is asked
  * again from its continue token, a server's Retry-After is the wait when it gives one, and 410
- * relists without waiting; relists are bounded per informer instead (a burst of 3, then one per 5
- * s), so a faster recovery never becomes a list storm. Deletions missed while not watching are
- * delivered as tombstones ({@code finalStateUnknown}). {@link
- * io.podset.runtime.informer.SharedInformer#health()} says whether the informer is synced and
- * watching and what failed last; a list that keeps failing never hangs silently.
+ * relists without waiting; relists are bounded per informer instead (a burst of 3, then one per ten
+ * times the last list's duration, between 1 and 5 s), so a faster recovery never becomes a list
+ * storm. Deletions missed while not watching are delivered as tombstones ({@code
+ * finalStateUnknown}). {@link io.podset.runtime.informer.SharedInformer#health()} says whether the
+ * informer is synced and watching and what failed last; a list that keeps failing never hangs
+ * silently.
  *
  * <p>Cache lag: every 5 s an informer reads the server's newest resourceVersion (a quorum list of
  * one object); its lag is the age of the oldest such sample the cache has not caught up with (zero

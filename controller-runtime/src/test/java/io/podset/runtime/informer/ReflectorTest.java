@@ -397,7 +397,7 @@ class ReflectorTest {
   }
 
   @Test
-  void relists_areBoundedPerInformer_aBurstOfThree_thenOnePerFiveSeconds() {
+  void relists_areBoundedPerInformer_aBurstOfThree_thenOnePerTenTimesTheLastListsDuration() {
     WatchCall<Pod> watch = startSynced("10");
     watch.end(Pods.gone());
     for (int i = 1; i <= 3; i++) {
@@ -406,16 +406,23 @@ class ReflectorTest {
       server.nextWatch().fail(Pods.gone());
     }
 
-    awaitBackoff(Duration.ofSeconds(5));
+    // The lists took no time (a manual clock): one per second, the least interval.
+    awaitBackoff(Duration.ofSeconds(1));
     server.assertNoPendingCalls();
-    clock.advance(Duration.ofSeconds(5));
-    server.nextList().reply("20", List.of());
+    clock.advance(Duration.ofSeconds(1));
+    ListCall<Pod> slow = server.nextList();
+    clock.advance(Duration.ofMillis(400));
+    slow.reply("20", List.of());
     server.nextWatch().fail(Pods.gone());
-    passBackoff(Duration.ofSeconds(5));
+    // That list took 400 ms: one per 4 s, counted from the previous token (1 s after the burst).
+    passBackoff(Duration.ofMillis(3600));
     server.nextList().reply("21", List.of());
+    server.nextWatch().fail(Pods.gone());
+    passBackoff(Duration.ofSeconds(1));
+    server.nextList().reply("22", List.of());
     server.nextWatch().accept();
     Awaits.until(() -> informer.health().healthy(), "healthy");
-    assertThat(informer.health().relistCount()).isEqualTo(5);
+    assertThat(informer.health().relistCount()).isEqualTo(6);
   }
 
   @Test

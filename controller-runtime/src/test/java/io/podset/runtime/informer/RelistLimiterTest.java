@@ -44,6 +44,44 @@ class RelistLimiterTest {
   }
 
   @Test
+  void interval_isTenTimesTheLastList_betweenAFifthOfTheBoundAndTheBound() {
+    assertThat(limiter.interval()).as("before a list was timed").isEqualTo(Duration.ofSeconds(5));
+
+    limiter.listTook(Duration.ofMillis(20));
+    assertThat(limiter.interval())
+        .as("a cheap list: a fifth of the bound")
+        .isEqualTo(Duration.ofSeconds(1));
+    limiter.listTook(Duration.ofMillis(300));
+    assertThat(limiter.interval()).isEqualTo(Duration.ofSeconds(3));
+    limiter.listTook(Duration.ofSeconds(2));
+    assertThat(limiter.interval()).as("a costly list: the bound").isEqualTo(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void cheapLists_areRelistedEverySecond_onceTheBurstIsSpent() {
+    limiter.reserve(); // the first list
+    limiter.listTook(Duration.ofMillis(30));
+    for (int i = 0; i < 3; i++) {
+      assertThat(limiter.reserve()).isZero();
+    }
+
+    assertThat(limiter.reserve()).isEqualTo(Duration.ofSeconds(1));
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(limiter.reserve()).isEqualTo(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void noBound_staysNoBound_whateverTheListsTake() {
+    RelistLimiter unbounded = new RelistLimiter(clock, 1, Duration.ZERO);
+    unbounded.reserve();
+    unbounded.listTook(Duration.ofSeconds(3));
+
+    for (int i = 0; i < 5; i++) {
+      assertThat(unbounded.reserve()).isZero();
+    }
+  }
+
+  @Test
   void badArguments_areRefusedNamingTheValue() {
     assertThatThrownBy(() -> new RelistLimiter(clock, 0, Duration.ofSeconds(1)))
         .hasMessageContaining("burst must be positive: 0");
