@@ -49,13 +49,16 @@ import org.slf4j.LoggerFactory;
  *       RelistLimiter} (a burst, then one per interval: ten times what the last list took, between
  *       1 and 5 s by default), so the faster recovery cannot turn into a list storm; re-watches,
  *       which cost the server little, are not limited.
- *   <li>What resumes where it stopped waits at most {@code maxResumeBackoff} (5 s, plus jitter)
+ *   <li>What resumes where it stopped waits at most {@code maxResumeBackoff} (2 s, plus jitter)
  *       however often the attempts before it failed: a watch re-opened from the last version, a
  *       failed list page asked again from its continue token. While it waits the cache falls behind
  *       by the whole wait, and a resumption is one request (a re-watch is served from the watch
  *       cache, a page is one page): with client-go's 30 s cap (45 s with jitter) a handful of
  *       attempts that each met a passing fault kept the chaos soak's PodSet cache almost four
- *       minutes behind, and the page retries of one relist its pod cache 100 s.
+ *       minutes behind, and the page retries of one relist its pod cache 100 s; with a 5-s cap,
+ *       nine re-watches in a row that each met a passing fault (a 5xx, a watch dropped on opening)
+ *       still kept it 36 s behind. An overloaded kube-apiserver answers 429 with a Retry-After,
+ *       which is honoured instead.
  *   <li>A whole list that failed the same way (a broken connection, 429 or 5xx, its page retries
  *       spent) is started over after at most {@code maxResumeBackoff} too: the relist limiter
  *       already paces lists (one per interval after its burst), which a longer wait would only

@@ -14,7 +14,7 @@ import java.util.function.DoubleSupplier;
  * @param initialBackoff first retry delay (800 ms)
  * @param maxBackoff cap of the doubling delays (30 s)
  * @param maxResumeBackoff cap of the delays before re-opening a watch from the last version or
- *     asking a failed list page again (5 s; not client-go's: see {@link Reflector})
+ *     asking a failed list page again (2 s; not client-go's: see {@link Reflector})
  * @param backoffReset the delays start over once this long has passed since the previous one began
  *     (2 min)
  * @param jitter each delay grows by up to this fraction of itself (0.5)
@@ -85,7 +85,7 @@ record ReflectorConfig(
         Duration.ofMinutes(5),
         Duration.ofMillis(800),
         Duration.ofSeconds(30),
-        Duration.ofSeconds(5),
+        Duration.ofSeconds(2),
         Duration.ofMinutes(2),
         0.5,
         () -> ThreadLocalRandom.current().nextDouble(),

@@ -203,36 +203,35 @@ class ReflectorTest {
   void aPageFailingEveryAttempt_failsTheList_thenTheListStartsOverAfterABackoff() {
     informer(InformerOptions.defaults()).start();
     server.nextList().replyPage("10", "token-1", List.of(pod("a", "3")));
-    long delay = 800;
-    for (int attempt = 1; attempt < Reflector.PAGE_ATTEMPTS; attempt++) {
+    // Page retries: 0.8, 1.6, then 3.2 s capped at 2 s.
+    for (long delay : new long[] {800, 1600, 2000}) {
       server.nextList().fail(Pods.internalError());
       awaitBackoff(Duration.ofMillis(delay));
       clock.advance(Duration.ofMillis(delay));
-      delay *= 2;
     }
     server.nextList().fail(Pods.internalError());
 
-    // The 4th attempt of the sequence (6.4 s), capped at 5 s for a list a 5xx failed.
-    passBackoff(Duration.ofMillis(5000));
+    // The 4th attempt of the sequence (6.4 s), capped at 2 s for a list a 5xx failed.
+    passBackoff(Duration.ofMillis(2000));
     assertThat(server.nextList().request).isEqualTo(new ListRequest("0", 500, null));
   }
 
   @Test
-  void wholeListFailedBy5xxAfterAStreak_startsOverAfterFiveSeconds_aRefusedOneAfterTheFullDelay() {
+  void wholeListFailedBy5xxAfterAStreak_startsOverAfterTwoSeconds_aRefusedOneAfterTheFullDelay() {
     WatchCall<Pod> watch = startSynced("10");
     watch.end(Pods.connectionRefused());
-    refuseWatchesAfter(800, 1600, 3200, 5000);
-    passBackoff(Duration.ofMillis(5000));
+    refuseWatchesAfter(800, 1600, 2000, 2000);
+    passBackoff(Duration.ofMillis(2000));
     server.nextWatch().fail(Pods.gone()); // relists at once
     for (int attempt = 1; attempt < Reflector.PAGE_ATTEMPTS; attempt++) {
       server.nextList().fail(Pods.internalError());
-      passBackoff(Duration.ofMillis(5000));
+      passBackoff(Duration.ofMillis(2000));
     }
     server.nextList().fail(Pods.internalError());
 
     // The 10th attempt of the sequence: client-go (and we, before) waited 30 s here, the cache
     // that much further behind; the relist limiter still paces the lists.
-    passBackoff(Duration.ofMillis(5000));
+    passBackoff(Duration.ofMillis(2000));
     ListCall<Pod> again = server.nextList();
     assertThat(again.request.continueToken()).isNull();
     again.fail(Pods.forbidden());
@@ -274,8 +273,8 @@ class ReflectorTest {
     WatchCall<Pod> watch = startSynced("10");
     watch.added(pod("a", "11"));
     watch.end(Pods.connectionRefused());
-    refuseWatchesAfter(800, 1600, 3200);
-    passBackoff(Duration.ofMillis(5000));
+    refuseWatchesAfter(800, 1600, 2000);
+    passBackoff(Duration.ofMillis(2000));
     WatchCall<Pod> healthy = server.nextWatch().accept();
     healthy.added(pod("b", "12"));
 
@@ -286,12 +285,12 @@ class ReflectorTest {
   }
 
   @Test
-  void rewatchBackoff_stopsGrowingAtFiveSeconds_whileAListAfterItGetsTheLongerDelay() {
+  void rewatchBackoff_stopsGrowingAtTwoSeconds_whileAListAfterItGetsTheLongerDelay() {
     WatchCall<Pod> watch = startSynced("10");
     watch.end(Pods.connectionRefused());
-    // client-go would go on to 6.4, 12.8, 25.6 and 30 s (plus jitter) between re-watches.
-    refuseWatchesAfter(800, 1600, 3200, 5000, 5000, 5000);
-    passBackoff(Duration.ofMillis(5000));
+    // client-go would go on to 3.2, 6.4, 12.8, 25.6 and 30 s (plus jitter) between re-watches.
+    refuseWatchesAfter(800, 1600, 2000, 2000, 2000, 2000);
+    passBackoff(Duration.ofMillis(2000));
     // A refusal on the re-watch: the relist waits the full delay of the 8th attempt (capped: 30 s).
     server.nextWatch().fail(Pods.forbidden());
 
@@ -299,16 +298,16 @@ class ReflectorTest {
   }
 
   @Test
-  void pageRetry_afterAStreakOfFailedWatches_waitsAtMostFiveSeconds() {
+  void pageRetry_afterAStreakOfFailedWatches_waitsAtMostTwoSeconds() {
     WatchCall<Pod> watch = startSynced("10");
     watch.end(Pods.connectionRefused());
-    refuseWatchesAfter(800, 1600, 3200);
-    passBackoff(Duration.ofMillis(5000));
+    refuseWatchesAfter(800, 1600, 2000);
+    passBackoff(Duration.ofMillis(2000));
     server.nextWatch().fail(Pods.gone()); // relists at once
     server.nextList().fail(Pods.internalError());
 
-    // The 5th attempt of the sequence (12.8 s), capped: the page is asked again after 5 s.
-    passBackoff(Duration.ofMillis(5000));
+    // The 5th attempt of the sequence (12.8 s), capped: the page is asked again after 2 s.
+    passBackoff(Duration.ofMillis(2000));
     server.nextList().reply("20", List.of());
     server.nextWatch().accept();
   }
@@ -318,10 +317,10 @@ class ReflectorTest {
     random = 0.5;
     WatchCall<Pod> watch = startSynced("10");
     watch.end(Pods.connectionRefused());
-    refuseWatchesAfter(1000, 2000, 4000);
+    refuseWatchesAfter(1000, 2000);
 
-    // 6.4 s capped at 5 s, then its jitter (0.5 * 0.5 of it).
-    awaitBackoff(Duration.ofMillis(6250));
+    // 3.2 s capped at 2 s, then its jitter (0.5 * 0.5 of it).
+    awaitBackoff(Duration.ofMillis(2500));
   }
 
   @Test
@@ -330,13 +329,13 @@ class ReflectorTest {
     watch.added(pod("a", "11"));
     watch.end(Pods.connectionRefused());
     refuseWatchesAfter(800, 1600);
-    passBackoff(Duration.ofMillis(3200));
+    passBackoff(Duration.ofMillis(2000));
     WatchCall<Pod> back = server.nextWatch().accept();
     back.bookmark("12");
 
     back.end(Pods.connectionRefused());
 
-    // Without the reset 5 s (the re-watch cap); client-go would wait 6.4 s here: its backoff
+    // Without the reset 2 s (the re-watch cap); client-go would wait 6.4 s here: its backoff
     // starts over only after 2 min without failure.
     awaitBackoff(Duration.ofMillis(800));
   }
@@ -346,7 +345,7 @@ class ReflectorTest {
     WatchCall<Pod> watch = startSynced("10");
     watch.end(Pods.connectionRefused());
     refuseWatchesAfter(800, 1600);
-    passBackoff(Duration.ofMillis(3200));
+    passBackoff(Duration.ofMillis(2000));
     WatchCall<Pod> quiet = server.nextWatch().accept(); // open, its events held back
     Awaits.until(() -> informer.health().watching(), "watching");
     clock.advance(Duration.ofSeconds(2));
