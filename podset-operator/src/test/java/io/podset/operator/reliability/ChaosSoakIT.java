@@ -428,6 +428,9 @@ class ChaosSoakIT {
     for (String pod : invariants.createdForDeletedPods()) {
       report.append("CREATED FOR DELETED ").append(pod).append('\n');
     }
+    for (String podSet : invariants.createdForDeletedPodSets()) {
+      report.append(aroundDeletion(journal, podSet));
+    }
     for (String explanation : invariants.explanations()) {
       report.append(explanation).append('\n');
     }
@@ -456,6 +459,38 @@ class ChaosSoakIT {
    * Waits until the operator made no write for {@link #QUIET}, at most {@link #QUIET_SLACK} longer;
    * returns when the quiet began, from {@code sinceNanos}.
    */
+
+  /**
+   * The GETs and the deletion of PodSet {@code key} in the 3 s before its deletion and the 2 s
+   * after, from the journal: whether the pass that created pods for it had confirmed it first (a
+   * GET answered 200 shortly before the deletion), or created from its caches alone.
+   */
+  private static String aroundDeletion(RequestJournal journal, String key) {
+    int slash = key.indexOf('/');
+    List<RequestRecord> records =
+        journal.records(
+            RequestMatcher.verb("get", "delete")
+                .resource("podsets")
+                .namespace(key.substring(0, slash))
+                .name(key.substring(slash + 1)));
+    RequestRecord deletion =
+        records.stream()
+            .filter(r -> r.verb().equals("delete") && r.status() / 100 == 2)
+            .findFirst()
+            .orElse(null);
+    if (deletion == null) {
+      return "AROUND DELETION of " + key + ": no deletion in the journal\n";
+    }
+    StringBuilder s = new StringBuilder("AROUND DELETION of ").append(key).append(':');
+    for (RequestRecord r : records) {
+      long ms = Duration.between(deletion.time(), r.time()).toMillis();
+      if (ms >= -3000 && ms <= 2000) {
+        s.append(String.format(" %+d ms %s %d", ms, r.verb(), r.status()));
+      }
+    }
+    return s.append('\n').toString();
+  }
+
   private static Duration awaitQuiet(
       RequestJournal journal,
       java.util.function.Predicate<RequestRecord> stateWrites,

@@ -8,9 +8,11 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -111,6 +113,7 @@ final class PodSetInvariants {
   private final List<String> violations = new ArrayList<>();
   private final List<String> explanations = new ArrayList<>();
   private final List<String> createdForDeletedPods = new ArrayList<>();
+  private final Set<String> createdForDeletedPodSets = new LinkedHashSet<>();
   // (resourceVersion, receivedNanos) of every change, per cache, in resourceVersion order.
   private final List<long[]> podSetChanges = new ArrayList<>();
   private final List<long[]> podChanges = new ArrayList<>();
@@ -303,6 +306,7 @@ final class PodSetInvariants {
       return;
     }
     long sent = change.receivedNanos() - inFlightNanos;
+    createdForDeletedPodSets.add(podSet.key);
     createdForDeletedPods.add(
         String.format(
             "pod %s created at rv %d, %d ms after PodSet %s was deleted at rv %d; operator caches"
@@ -438,6 +442,11 @@ final class PodSetInvariants {
   /** The pods created for deleted PodSets, one line each (the first {@value #MAX_REPORTED}). */
   List<String> createdForDeletedPods() {
     return List.copyOf(createdForDeletedPods);
+  }
+
+  /** The keys ({@code namespace/name}) of the PodSets that had pods created once deleted. */
+  Set<String> createdForDeletedPodSets() {
+    return Collections.unmodifiableSet(createdForDeletedPodSets);
   }
 
   List<String> explanations() {
