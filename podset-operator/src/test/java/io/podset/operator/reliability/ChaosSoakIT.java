@@ -456,11 +456,6 @@ class ChaosSoakIT {
   }
 
   /**
-   * Waits until the operator made no write for {@link #QUIET}, at most {@link #QUIET_SLACK} longer;
-   * returns when the quiet began, from {@code sinceNanos}.
-   */
-
-  /**
    * The GETs and the deletion of PodSet {@code key} in the 3 s before its deletion and the 2 s
    * after, from the journal: whether the pass that created pods for it had confirmed it first (a
    * GET answered 200 shortly before the deletion), or created from its caches alone.
@@ -491,6 +486,10 @@ class ChaosSoakIT {
     return s.append('\n').toString();
   }
 
+  /**
+   * Waits until the operator made no write for {@link #QUIET}, at most {@link #QUIET_SLACK} longer;
+   * returns when the quiet began, from {@code sinceNanos}.
+   */
   private static Duration awaitQuiet(
       RequestJournal journal,
       java.util.function.Predicate<RequestRecord> stateWrites,
