@@ -1,11 +1,16 @@
 package io.podset.testkit;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.podset.runtime.time.Clock;
 import io.podset.testkit.internal.http.ApiRequest;
+import io.podset.testkit.internal.http.ApiResponse;
 import io.podset.testkit.internal.http.ApiResult;
 import io.podset.testkit.internal.http.RequestFilter;
 import io.podset.testkit.internal.http.RequestInfo;
 import io.podset.testkit.internal.http.RequestNotes;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -15,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link RequestJournal}: the outermost request filter, so it sees every request and the status
@@ -24,6 +30,8 @@ import java.util.function.Function;
 final class JournalFilter implements RequestFilter, RequestJournal {
 
   static final int CAPACITY = 100_000;
+
+  private static final JsonFactory JSON = new JsonFactory();
 
   private final Function<ApiRequest, RequestInfo> resolver;
   private final Clock clock;
@@ -75,7 +83,7 @@ final class JournalFilter implements RequestFilter, RequestJournal {
               info.resource(),
               info.subresource(),
               info.namespace(),
-              info.name(),
+              info.name() != null ? info.name() : createdName(info, result),
               request.header("user-agent"),
               user,
               result.status(),
@@ -86,6 +94,44 @@ final class JournalFilter implements RequestFilter, RequestJournal {
       }
     }
     return result;
+  }
+
+  /**
+   * The name of the object a create made, from its answer: a create names no object in its path,
+   * and with {@code generateName} only the server knows the name. Null for other requests, a
+   * refused create, or an answer that is no JSON object with {@code metadata.name} (say, protobuf).
+   */
+  private static @Nullable String createdName(RequestInfo info, ApiResult result) {
+    if (!info.verb().equals("create")
+        || !(result instanceof ApiResponse response)
+        || response.status() / 100 != 2
+        || !response.contentType().startsWith("application/json")) {
+      return null;
+    }
+    try (JsonParser parser = JSON.createParser(response.body())) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        return null;
+      }
+      // metadata comes second in the server's answers, so this reads a few tokens of the body
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        String field = parser.currentName();
+        JsonToken value = parser.nextToken();
+        if (field.equals("metadata") && value == JsonToken.START_OBJECT) {
+          while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String metadataField = parser.currentName();
+            if (parser.nextToken() == JsonToken.VALUE_STRING && metadataField.equals("name")) {
+              return parser.getText();
+            }
+            parser.skipChildren();
+          }
+          return null;
+        }
+        parser.skipChildren();
+      }
+      return null;
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   /** The query as {@code key=value} pairs sorted by key, joined by {@code &}. */

@@ -20,7 +20,9 @@ import org.jspecify.annotations.Nullable;
  * @param resource the resource (plural), or null for discovery and other paths
  * @param subresource the subresource ({@code status}, {@code scale}), or null
  * @param namespace the namespace in the path, or null
- * @param name the object name in the path, or null
+ * @param name the object name in the path; for a create, which names none there, the name of the
+ *     object it made, from a 2xx JSON answer (so a {@code generateName} create shows the name the
+ *     server chose); else null
  * @param userAgent the {@code User-Agent} header, or null
  * @param user the user the request was served as: on the fake, the authenticated user after
  *     impersonation (the fake's admin, {@code fake-admin}, for a request without a token to a

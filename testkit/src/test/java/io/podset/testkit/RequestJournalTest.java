@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,7 +64,9 @@ class RequestJournalTest {
     assertThat(create.resource()).isEqualTo("configmaps");
     assertThat(create.group()).isEmpty();
     assertThat(create.namespace()).isEqualTo("default");
-    assertThat(create.name()).isNull();
+    assertThat(create.name())
+        .as("the created object's name, from the answer")
+        .isEqualTo("recorded");
     assertThat(create.status()).isEqualTo(201);
     assertThat(create.userAgent()).contains("fabric8");
     assertThat(create.isWrite()).isTrue();
@@ -75,7 +78,35 @@ class RequestJournalTest {
         .isEqualTo(404);
     assertThat(journal.count(RequestMatcher.verb("get").status(200).since(mark)))
         .isGreaterThanOrEqualTo(1);
-    assertThat(create.toString()).contains("create configmaps default/* -> 201");
+    assertThat(create.toString()).contains("create configmaps default/recorded -> 201");
+  }
+
+  @Test
+  void create_recordsTheNameTheServerGenerated_andNoNameWhenRefused() {
+    RequestJournal journal = server.journal();
+    RequestJournal.Mark mark = journal.mark();
+    String generated =
+        client
+            .configMaps()
+            .resource(
+                new ConfigMapBuilder()
+                    .withNewMetadata()
+                    .withGenerateName("gen-")
+                    .endMetadata()
+                    .build())
+            .create()
+            .getMetadata()
+            .getName();
+    createConfigMap("taken");
+    assertThatThrownBy(() -> createConfigMap("taken")).hasMessageContaining("409");
+
+    assertThat(journal.records(RequestMatcher.verb("create").since(mark)))
+        .extracting(RequestRecord::name, RequestRecord::status)
+        .containsExactly(
+            Tuple.tuple(generated, 201), Tuple.tuple("taken", 201), Tuple.tuple(null, 409));
+    assertThat(generated).startsWith("gen-");
+    assertThat(journal.count(RequestMatcher.verb("create").name(generated).since(mark)))
+        .isEqualTo(1);
   }
 
   @Test
@@ -93,7 +124,7 @@ class RequestJournalTest {
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("expected 2")
         .hasMessageContaining("found 3")
-        .hasMessageContaining("create configmaps default/*");
+        .hasMessageContaining("create configmaps default/a1");
 
     RequestJournal.Mark quiet = journal.mark();
     client.configMaps().withName("a1").get();

@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -392,16 +393,28 @@ class ChaosSoakIT {
             busiestWindow,
             maxWritesPerMinute,
             maxWindowWrites));
+    // Whether each pod created for a deleted PodSet was sent before the deletion or after.
+    Map<DeletionRace.Kind, Integer> raceKinds = new EnumMap<>(DeletionRace.Kind.class);
+    List<String> races = new ArrayList<>();
+    for (PodSetInvariants.CreatedForDeleted pod : invariants.createdForDeletedPods()) {
+      DeletionRace.Finding race = DeletionRace.of(journal, pod.podSet(), pod.pod());
+      raceKinds.merge(race.kind(), 1, Integer::sum);
+      races.add(race.line());
+    }
     report.append(
         String.format(
             "invariants: %d states checked up to rv %d, %d violations; largest surplus after a"
-                + " scale-down %d; %d pods created from a stale view for a deleted PodSet (and"
-                + " collected)%n",
+                + " scale-down %d; %d pods created for a deleted PodSet (and collected): %d sent"
+                + " after its deletion was answered (from a stale view), %d before (in flight"
+                + " across it), %d not in the journal%n",
             invariants.checks(),
             invariants.processedVersion(),
             invariants.violationCount(),
             invariants.maxSurplus(),
-            invariants.createdForDeleted()));
+            invariants.createdForDeleted(),
+            raceKinds.getOrDefault(DeletionRace.Kind.STALE_VIEW, 0),
+            raceKinds.getOrDefault(DeletionRace.Kind.IN_FLIGHT, 0),
+            raceKinds.getOrDefault(DeletionRace.Kind.UNKNOWN, 0)));
     report.append("operator cache lag: ").append(invariants.cacheLag()).append('\n');
     report.append(
         String.format(
@@ -425,11 +438,11 @@ class ChaosSoakIT {
     for (String violation : invariants.violations()) {
       report.append("VIOLATION ").append(violation).append('\n');
     }
-    for (String pod : invariants.createdForDeletedPods()) {
-      report.append("CREATED FOR DELETED ").append(pod).append('\n');
+    for (PodSetInvariants.CreatedForDeleted pod : invariants.createdForDeletedPods()) {
+      report.append("CREATED FOR DELETED ").append(pod.description()).append('\n');
     }
-    for (String podSet : invariants.createdForDeletedPodSets()) {
-      report.append(aroundDeletion(journal, podSet));
+    for (String race : races) {
+      report.append(race).append('\n');
     }
     for (String explanation : invariants.explanations()) {
       report.append(explanation).append('\n');
@@ -453,37 +466,6 @@ class ChaosSoakIT {
           .as("image changes rolled into pods in place\n" + report)
           .isPositive();
     }
-  }
-
-  /**
-   * The GETs and the deletion of PodSet {@code key} in the 3 s before its deletion and the 2 s
-   * after, from the journal: whether the pass that created pods for it had confirmed it first (a
-   * GET answered 200 shortly before the deletion), or created from its caches alone.
-   */
-  private static String aroundDeletion(RequestJournal journal, String key) {
-    int slash = key.indexOf('/');
-    List<RequestRecord> records =
-        journal.records(
-            RequestMatcher.verb("get", "delete")
-                .resource("podsets")
-                .namespace(key.substring(0, slash))
-                .name(key.substring(slash + 1)));
-    RequestRecord deletion =
-        records.stream()
-            .filter(r -> r.verb().equals("delete") && r.status() / 100 == 2)
-            .findFirst()
-            .orElse(null);
-    if (deletion == null) {
-      return "AROUND DELETION of " + key + ": no deletion in the journal\n";
-    }
-    StringBuilder s = new StringBuilder("AROUND DELETION of ").append(key).append(':');
-    for (RequestRecord r : records) {
-      long ms = Duration.between(deletion.time(), r.time()).toMillis();
-      if (ms >= -3000 && ms <= 2000) {
-        s.append(String.format(" %+d ms %s %d", ms, r.verb(), r.status()));
-      }
-    }
-    return s.append('\n').toString();
   }
 
   /**

@@ -8,11 +8,9 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -112,8 +110,7 @@ final class PodSetInvariants {
   private final Map<String, Set<String>> podsByOwner = new HashMap<>();
   private final List<String> violations = new ArrayList<>();
   private final List<String> explanations = new ArrayList<>();
-  private final List<String> createdForDeletedPods = new ArrayList<>();
-  private final Set<String> createdForDeletedPodSets = new LinkedHashSet<>();
+  private final List<CreatedForDeleted> createdForDeletedPods = new ArrayList<>();
   // (resourceVersion, receivedNanos) of every change, per cache, in resourceVersion order.
   private final List<long[]> podSetChanges = new ArrayList<>();
   private final List<long[]> podChanges = new ArrayList<>();
@@ -306,19 +303,21 @@ final class PodSetInvariants {
       return;
     }
     long sent = change.receivedNanos() - inFlightNanos;
-    createdForDeletedPodSets.add(podSet.key);
     createdForDeletedPods.add(
-        String.format(
-            "pod %s created at rv %d, %d ms after PodSet %s was deleted at rv %d; operator caches"
-                + " %d ms before the create: PodSets at rv %d, pods at rv %d",
-            pod.key(),
-            change.resourceVersion(),
-            millis(change.receivedNanos() - podSet.deletedNanos),
+        new CreatedForDeleted(
             podSet.key,
-            podSet.deletedVersion,
-            millis(inFlightNanos),
-            view.versionAt(OperatorView.Cache.PODSETS, sent),
-            view.versionAt(OperatorView.Cache.PODS, sent)));
+            pod.key(),
+            String.format(
+                "pod %s created at rv %d, %d ms after PodSet %s was deleted at rv %d; operator caches"
+                    + " %d ms before the create: PodSets at rv %d, pods at rv %d",
+                pod.key(),
+                change.resourceVersion(),
+                millis(change.receivedNanos() - podSet.deletedNanos),
+                podSet.key,
+                podSet.deletedVersion,
+                millis(inFlightNanos),
+                view.versionAt(OperatorView.Cache.PODSETS, sent),
+                view.versionAt(OperatorView.Cache.PODS, sent))));
   }
 
   /** Notes in the owners' timelines a pod that starts or stops counting as active for them. */
@@ -439,15 +438,19 @@ final class PodSetInvariants {
   }
 
   /** The timelines of the first violating PodSets, up to their first violation. */
-  /** The pods created for deleted PodSets, one line each (the first {@value #MAX_REPORTED}). */
-  List<String> createdForDeletedPods() {
+  /** The pods created for deleted PodSets (the first {@value #MAX_REPORTED}). */
+  List<CreatedForDeleted> createdForDeletedPods() {
     return List.copyOf(createdForDeletedPods);
   }
 
-  /** The keys ({@code namespace/name}) of the PodSets that had pods created once deleted. */
-  Set<String> createdForDeletedPodSets() {
-    return Collections.unmodifiableSet(createdForDeletedPodSets);
-  }
+  /**
+   * A pod created for a PodSet already deleted.
+   *
+   * @param podSet the PodSet's key ({@code namespace/name})
+   * @param pod the pod's key
+   * @param description when, and what the operator's caches showed, for the report
+   */
+  record CreatedForDeleted(String podSet, String pod, String description) {}
 
   List<String> explanations() {
     return List.copyOf(explanations);
