@@ -12,13 +12,19 @@ import java.util.function.Predicate;
 
 /**
  * Whether the PodSet a pass is creating pods for is still there, asked before each create of the
- * pass. A pass sends its creates in slow-start batches that can take a second under latency; a
- * deletion committed meanwhile made every later create a pod for an owner that is gone (the chaos
- * soak's last pods created for deleted PodSets landed 0–740 ms after the deletion, from one pass's
- * batches). Two signals end the pass early, both cheap:
+ * pass. A pass sends its creates last, after its deletes and patches, and in slow-start batches
+ * that can take a second under latency; a deletion committed meanwhile made every later create a
+ * pod for an owner that is gone (the chaos soak's last pods created for deleted PodSets landed
+ * 0–740 ms after the deletion, from one pass's batches, and 3 and 26 ms after it from a pass that
+ * had confirmed the PodSet 36 ms before the deletion, before its other writes). These signals end
+ * the pass early:
  *
  * <ul>
  *   <li>the PodSet cache no longer shows this PodSet (gone, another uid, or being deleted): free;
+ *   <li>the caches do not vouch for the PodSet when the first batch starts (faults about, see
+ *       {@link io.podset.runtime.controller.RecentFaults}): one GET right before the first create,
+ *       not at the start of the pass, so that the pass's other writes do not widen the window
+ *       between the read and the creates;
  *   <li>the pod cache saw pods of this PodSet deleted that the operator did not delete ({@link
  *       UnconfirmedOwners}: the garbage collector at work while the PodSet cache lags): one GET of
  *       the PodSet, as the reconciler makes before a pass for such a PodSet;
@@ -83,14 +89,14 @@ final class CreatingOwner {
   }
 
   /**
-   * A slow-start batch is about to be sent: if the previous one took longer than the slow-batch
-   * limit and the caches do not vouch for the PodSet, the next {@link #mayCreate} confirms it
-   * first.
+   * A slow-start batch is about to be sent: if the caches do not vouch for the PodSet and this is
+   * the first batch, or the previous one took longer than the slow-batch limit, the next {@link
+   * #mayCreate} confirms it first.
    */
   void batchStarts() {
     synchronized (lock) {
       long now = clock.nanoTime();
-      if (batched && now - batchStartedNanos > slowBatchNanos && !cachesVouch.getAsBoolean()) {
+      if ((!batched || now - batchStartedNanos > slowBatchNanos) && !cachesVouch.getAsBoolean()) {
         confirmNext = true;
       }
       batched = true;

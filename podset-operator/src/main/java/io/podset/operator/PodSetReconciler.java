@@ -47,24 +47,30 @@ import org.slf4j.LoggerFactory;
  *   <li>after the PodSet lost pods the operator did not delete, before anything is written for it
  *       ({@link UnconfirmedOwners}: the garbage collector may be removing the pods of a PodSet
  *       whose deletion the PodSet cache has not shown yet);
- *   <li>before pods are created for it while the PodSet cache does not show that it follows the
- *       server ({@link CacheVersion#following}: its watch open, a change or bookmark applied within
- *       {@link #PODSET_CACHE_SILENCE}, and our own status writes shown within {@link
- *       #PODSET_CACHE_TOLERANCE}). A PodSet cache held back (watch events held or delayed by the
- *       server, a watch being re-opened, a relist waiting for its turn) may still show a PodSet the
- *       server deleted; pods created for it would only be collected again. When the cache follows,
- *       it is trusted as it is: a deletion it shows later than that (younger than the tolerance, or
- *       held back for less than the silence while we wrote nothing), or one racing the creates, is
- *       the garbage collector's, as for any controller. (Before, the creates were confirmed
- *       whenever the PodSet cache's resourceVersion was below the pod cache's: on every pass a pod
- *       event triggered, and never when both caches lagged behind a deletion together.)
- *   <li>before pods are created for it while faults are about ({@link RecentFaults}): a pass of
- *       this PodSet failed last (a retry), or within {@link #FAULT_MEMORY} a pass of any PodSet met
- *       a fault a retry may cure, an informer's list or watch met one ({@link
- *       CacheVersion#faultedWithin}). A server in trouble holds back and delays events in runs, and
- *       the deletions the watch state misses (younger than the tolerance, or held back for less
- *       than the silence) happen then. A cache seen not following is asked again at the next pass,
- *       not remembered: on a busy, healthy server that is load, not a fault.
+ *   <li>right before the first write of a pass that gives the PodSet pods, while the PodSet cache
+ *       does not show that it follows the server ({@link CacheVersion#following}: its watch open, a
+ *       change or bookmark applied within {@link #PODSET_CACHE_SILENCE}, and our own status writes
+ *       shown within {@link #PODSET_CACHE_TOLERANCE}): its first adoption, which comes first in a
+ *       pass (an orphan adopted by a PodSet that is gone would be collected with it; the ReplicaSet
+ *       controller also reads its ReplicaSet from the server before adopting), or else its first
+ *       create, after the pass's deletes and patches, so that they do not widen the window between
+ *       the read and the creates ({@link CreatingOwner}). A PodSet cache held back (watch events
+ *       held or delayed by the server, a watch being re-opened, a relist waiting for its turn) may
+ *       still show a PodSet the server deleted; pods created for it would only be collected again.
+ *       When the cache follows, it is trusted as it is: a deletion it shows later than that
+ *       (younger than the tolerance, or held back for less than the silence while we wrote
+ *       nothing), or one racing the creates, is the garbage collector's, as for any controller.
+ *       (Before, the creates were confirmed whenever the PodSet cache's resourceVersion was below
+ *       the pod cache's: on every pass a pod event triggered, and never when both caches lagged
+ *       behind a deletion together.)
+ *   <li>right before the first adoption or create of a pass, likewise, while faults are about
+ *       ({@link RecentFaults}): a pass of this PodSet failed last (a retry), or within {@link
+ *       #FAULT_MEMORY} a pass of any PodSet met a fault a retry may cure, an informer's list or
+ *       watch met one ({@link CacheVersion#faultedWithin}). A server in trouble holds back and
+ *       delays events in runs, and the deletions the watch state misses (younger than the
+ *       tolerance, or held back for less than the silence) happen then. A cache seen not following
+ *       is asked again at the next pass, not remembered: on a busy, healthy server that is load,
+ *       not a fault.
  *   <li>before a create of a pass that is under way, when the pod cache has meanwhile seen pods of
  *       this PodSet deleted that the operator did not delete, or when the pass's previous
  *       slow-start batch took longer than {@link #PODSET_CACHE_TOLERANCE} while the caches do not
@@ -354,17 +360,11 @@ public final class PodSetReconciler implements Reconciler, AutoCloseable {
       LOG.debug("{}: writes wait {} for the server", request, throttledFor);
       return Result.requeueAfter(throttledFor);
     }
-    boolean confirmed = false;
-    if (unconfirmed.isMarked(request)) {
-      if (!confirmedLive(request, podSet)) {
-        return Result.done();
-      }
-      confirmed = true;
-    }
-    if (plan.create() > 0
-        && !confirmed
-        && !cachesVouchFor(request)
-        && !confirmedLive(request, podSet)) {
+    // Adoptions come first in a pass and, like creates, give the PodSet pods: an orphan adopted by
+    // a PodSet that is gone would be collected with it. Creates are confirmed by the owner below,
+    // right before the first one.
+    boolean confirmAdoptions = !plan.adopt().isEmpty() && !cachesVouchFor(request);
+    if ((unconfirmed.isMarked(request) || confirmAdoptions) && !confirmedLive(request, podSet)) {
       return Result.done();
     }
     if (LOG.isDebugEnabled() && (plan.create() > 0 || !plan.delete().isEmpty())) {

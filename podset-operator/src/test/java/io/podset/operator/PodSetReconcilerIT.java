@@ -688,6 +688,38 @@ class PodSetReconcilerIT {
   }
 
   @Test
+  void reconcile_podSetDeletedWhileThePassAdoptsAPod_faultAbout_confirmsRightBeforeItsCreates() {
+    createPodSet(PodSetSpec.ofReplicas(3));
+    Pod orphan = new Pod();
+    orphan.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+    orphan.getMetadata().setName("handmade");
+    orphan.getMetadata().setLabels(Map.of(PodSetLabels.PODSET, "web"));
+    orphan.setSpec(io.podset.api.v1alpha1.PodSetDefaults.template().getSpec());
+    admin.pods().inNamespace(namespace).resource(orphan).create();
+    caches.sync();
+    // One pass adopts the orphan (a patch), then creates 2 pods. A fault is about, and the PodSet
+    // is deleted as the patch goes out; neither cache shows it.
+    caches.podVersion.faulted(true);
+    AtomicBoolean deleted = new AtomicBoolean();
+    recording.beforeSend(
+        line -> {
+          if (line.startsWith("PATCH") && deleted.compareAndSet(false, true)) {
+            admin.resources(PodSet.class).inNamespace(namespace).withName("web").delete();
+          }
+        });
+    recording.clear();
+
+    reconciler.reconcile(request);
+
+    // Confirmed before the adoption, and again right before the creates: confirmed only at the
+    // start of the pass, the PodSet was there, and the 2 creates went out for it once deleted.
+    assertThat(deleted).as(recording.writes().toString()).isTrue();
+    assertThat(recording.reads()).containsExactly("GET " + podSetPath(), "GET " + podSetPath());
+    assertThat(recording.writes())
+        .containsExactly("PATCH /api/v1/namespaces/" + namespace + "/pods/handmade");
+  }
+
+  @Test
   void reconcile_createBatchesFastOrWithoutFaults_readNothing() {
     createPodSet(PodSetSpec.ofReplicas(7));
     caches.sync();

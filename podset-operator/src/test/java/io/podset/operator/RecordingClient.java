@@ -8,8 +8,10 @@ import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * The reconciler's client for tests: it records every write and read it sends ({@code METHOD
@@ -24,6 +26,8 @@ final class RecordingClient implements AutoCloseable {
   private final List<String> writes = new CopyOnWriteArrayList<>();
   private final List<String> reads = new CopyOnWriteArrayList<>();
   private final KubernetesClient client;
+  // Runs as each request is about to be sent, on the sending thread, with its line.
+  private volatile Consumer<String> beforeSend = line -> {};
 
   RecordingClient(Config base) {
     Config config = new ConfigBuilder(base).withRequestRetryBackoffLimit(0).build();
@@ -33,6 +37,7 @@ final class RecordingClient implements AutoCloseable {
           public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
             String line = request.method() + " " + request.uri().getPath();
             (READS.contains(request.method()) ? reads : writes).add(line);
+            beforeSend.accept(line);
           }
         };
     client =
@@ -55,6 +60,14 @@ final class RecordingClient implements AutoCloseable {
   /** The writes sent to the API server (refused ones included), in order. */
   List<String> writes() {
     return List.copyOf(writes);
+  }
+
+  /**
+   * Runs {@code hook} as each request is about to be sent ({@code METHOD path}), on the sending
+   * thread: a test changes the server between two requests of one reconcile.
+   */
+  void beforeSend(Consumer<String> hook) {
+    beforeSend = Objects.requireNonNull(hook, "hook");
   }
 
   void clear() {
