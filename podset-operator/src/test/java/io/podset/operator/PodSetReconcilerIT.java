@@ -131,6 +131,16 @@ class PodSetReconcilerIT {
         .create();
   }
 
+  /** A pod named {@code name} with web's label and no owner: web adopts it. */
+  private void createOrphan(String name) {
+    Pod orphan = new Pod();
+    orphan.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+    orphan.getMetadata().setName(name);
+    orphan.getMetadata().setLabels(Map.of(PodSetLabels.PODSET, "web"));
+    orphan.setSpec(io.podset.api.v1alpha1.PodSetDefaults.template().getSpec());
+    admin.pods().inNamespace(namespace).resource(orphan).create();
+  }
+
   private PodSet setSpec(PodSetSpec spec) {
     return admin
         .resources(PodSet.class)
@@ -690,12 +700,7 @@ class PodSetReconcilerIT {
   @Test
   void reconcile_podSetDeletedWhileThePassAdoptsAPod_faultAbout_confirmsRightBeforeItsCreates() {
     createPodSet(PodSetSpec.ofReplicas(3));
-    Pod orphan = new Pod();
-    orphan.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
-    orphan.getMetadata().setName("handmade");
-    orphan.getMetadata().setLabels(Map.of(PodSetLabels.PODSET, "web"));
-    orphan.setSpec(io.podset.api.v1alpha1.PodSetDefaults.template().getSpec());
-    admin.pods().inNamespace(namespace).resource(orphan).create();
+    createOrphan("handmade");
     caches.sync();
     // One pass adopts the orphan (a patch), then creates 2 pods. A fault is about, and the PodSet
     // is deleted as the patch goes out; neither cache shows it.
@@ -1018,12 +1023,7 @@ class PodSetReconcilerIT {
   @Test
   void reconcile_matchingOrphan_isAdoptedAndCounted() {
     createPodSet(PodSetSpec.ofReplicas(2));
-    Pod orphan = new Pod();
-    orphan.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
-    orphan.getMetadata().setName("handmade");
-    orphan.getMetadata().setLabels(Map.of(PodSetLabels.PODSET, "web"));
-    orphan.setSpec(io.podset.api.v1alpha1.PodSetDefaults.template().getSpec());
-    admin.pods().inNamespace(namespace).resource(orphan).create();
+    createOrphan("handmade");
 
     caches.sync();
     reconciler.reconcile(request);
