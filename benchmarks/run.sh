@@ -27,9 +27,9 @@
 # CLUSTER_REPEATS=1 override the sizes and repeats; CLUSTER_KEEP=1 keeps each run's audit log, the
 # control plane's process logs (kube-apiserver.log tells why it ended a watch),
 # operator log and operator-threads.md: the operator JVM's CPU per phase by thread kind (JIT
-# compilers, collector, event loops, workers) and the phase's pod events. With CLUSTER_KEEP,
-# CLUSTER_PPROF=60 also keeps apiserver.pprof: kube-apiserver's CPU profile of the 60 s from the
-# first create on, for go tool pprof (results/cluster-apiserver-profile.md reads two). The operator's JVM gets
+# compilers, collector, event loops, workers) and the phase's pod events; with it, CLUSTER_PPROF=60
+# also keeps apiserver.pprof: kube-apiserver's CPU profile of the 60 s from the first create on,
+# for go tool pprof (results/cluster-apiserver-profile.md reads two). The operator's JVM gets
 # deploy/operator.yaml's JVM options (JAVA_TOOL_OPTIONS, the container's CPU and memory limits),
 # then CONTENDER_JAVA_OPTS, which win: -XX:TieredStopAtLevel=4 measures it with the C2 compiler).
 #

@@ -1,5 +1,6 @@
 package io.podset.benchmarks.operator;
 
+import io.podset.benchmarks.Args;
 import io.podset.testkit.envtest.SimulatedCluster;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -15,20 +16,39 @@ import java.util.concurrent.TimeUnit;
  */
 final class ApiServerProfile implements AutoCloseable {
 
+  /** How long past the profile's end its download may take. */
+  private static final Duration DOWNLOAD = Duration.ofSeconds(30);
+
   private final Process kubectl;
   private final Path file;
+  private final Path errors;
+  private final long deadlineNanos;
 
-  private ApiServerProfile(Process kubectl, Path file) {
+  private ApiServerProfile(Process kubectl, Path file, Path errors, Duration length) {
     this.kubectl = kubectl;
     this.file = file;
+    this.errors = errors;
+    this.deadlineNanos = System.nanoTime() + length.plus(DOWNLOAD).toNanos();
   }
 
-  /** The profile's length from {@code CLUSTER_PPROF}, or null when none is asked for. */
+  /**
+   * The profile's length from {@code CLUSTER_PPROF}, or null when none is asked for; one without
+   * {@code CLUSTER_KEEP} is refused, as its file would be deleted with the run's directory.
+   */
   static Duration requested() {
     String seconds = System.getenv("CLUSTER_PPROF");
-    return seconds == null || seconds.isBlank()
-        ? null
-        : Duration.ofSeconds(io.podset.benchmarks.Args.positive("CLUSTER_PPROF", seconds));
+    if (seconds == null || seconds.isBlank()) {
+      return null;
+    }
+    Duration length = Duration.ofSeconds(Args.positive("CLUSTER_PPROF", seconds));
+    if (System.getenv("CLUSTER_KEEP") == null) {
+      throw new IllegalArgumentException(
+          "CLUSTER_PPROF="
+              + seconds
+              + " needs CLUSTER_KEEP=1: the profile is written to the run's directory, which is"
+              + " deleted without it");
+    }
+    return length;
   }
 
   /** Starts profiling now for {@code length}; the profile lands in {@code dir/<name>.pprof}. */
@@ -36,6 +56,7 @@ final class ApiServerProfile implements AutoCloseable {
       throws IOException {
     Path kubeconfig = cluster.writeKubeconfig(dir.resolve("admin.kubeconfig"));
     Path file = dir.resolve(name + ".pprof");
+    Path errors = dir.resolve(name + ".pprof.err");
     Process kubectl =
         new ProcessBuilder(
                 "kubectl",
@@ -46,18 +67,29 @@ final class ApiServerProfile implements AutoCloseable {
                 "--raw",
                 "/debug/pprof/profile?seconds=" + length.toSeconds())
             .redirectOutput(file.toFile())
-            .redirectError(dir.resolve(name + ".pprof.err").toFile())
+            .redirectError(errors.toFile())
             .start();
-    return new ApiServerProfile(kubectl, file);
+    return new ApiServerProfile(kubectl, file, errors, length);
   }
 
-  /** Waits for the profile to be written (the cluster must still run). */
+  /**
+   * Waits for the profile to be written (the cluster must still run), at most until its length and
+   * the download's time are over.
+   */
   @Override
   public void close() throws InterruptedException {
-    if (!kubectl.waitFor(2, TimeUnit.MINUTES)) {
-      kubectl.destroyForcibly();
+    long left = Math.max(0, deadlineNanos - System.nanoTime());
+    if (!kubectl.waitFor(left, TimeUnit.NANOSECONDS)) {
+      kubectl.destroyForcibly().waitFor();
+      System.err.println("kube-apiserver profile not written in time; see " + errors);
+    } else if (kubectl.exitValue() != 0) {
+      System.err.println(
+          "kube-apiserver profile failed (kubectl exit "
+              + kubectl.exitValue()
+              + "); see "
+              + errors);
+    } else {
+      System.err.println("kube-apiserver profile: " + file);
     }
-    System.err.println(
-        "kube-apiserver profile (kubectl exit " + kubectl.exitValue() + "): " + file);
   }
 }

@@ -65,6 +65,8 @@ public final class ClusterConverge {
     String contender = args[0];
     int n = Args.positive("N (a CLUSTER_SIZES entry)", args[1]);
     Path results = Path.of(args[2]);
+    // Checked before the cluster starts: a bad value fails at once.
+    Duration profileLength = ApiServerProfile.requested();
     double loadAtStart = ClusterProcesses.loadAverage();
     ClusterProcesses.Usage usageAtStart = ClusterProcesses.usage();
     long startNanos = System.nanoTime();
@@ -110,7 +112,6 @@ public final class ClusterConverge {
       ClusterProcesses.Sample before = ClusterProcesses.sample(operator);
       AuditCounts.Mark auditBefore = AuditCounts.mark(auditLog);
 
-      Duration profileLength = ApiServerProfile.requested();
       ApiServerProfile profile =
           profileLength == null
               ? null
