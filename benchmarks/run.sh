@@ -29,7 +29,10 @@
 # operator log and operator-threads.md: the operator JVM's CPU per phase by thread kind (JIT
 # compilers, collector, event loops, workers) and the phase's pod events; with it, CLUSTER_PPROF=60
 # also keeps apiserver.pprof: kube-apiserver's CPU profile of the 60 s from the first create on,
-# for go tool pprof (results/cluster-apiserver-profile.md reads two). The operator's JVM gets
+# for go tool pprof (results/cluster-apiserver-profile.md reads two), and CLUSTER_PERF=499 keeps
+# operator-perf.md: a perf record of our operator's JVM through the three phases (499 samples a
+# second), its CPU by phase, thread kind and category, native and kernel frames included (needs
+# perf on the PATH; a recorded run's timings are not comparable). The operator's JVM gets
 # deploy/operator.yaml's JVM options (JAVA_TOOL_OPTIONS, the container's CPU and memory limits),
 # then CONTENDER_JAVA_OPTS, which win: -XX:TieredStopAtLevel=4 measures it with the C2 compiler).
 #

@@ -67,6 +67,9 @@ public final class ClusterConverge {
     Path results = Path.of(args[2]);
     // Checked before the cluster starts: a bad value fails at once.
     Duration profileLength = ApiServerProfile.requested();
+    boolean ours = contender.startsWith("ours");
+    // Only our operator's JVM is recorded with perf (the ReplicaSet contenders ignore it).
+    int perfHz = ours ? OperatorPerf.requested() : 0;
     double loadAtStart = ClusterProcesses.loadAverage();
     ClusterProcesses.Usage usageAtStart = ClusterProcesses.usage();
     long startNanos = System.nanoTime();
@@ -74,7 +77,10 @@ public final class ClusterConverge {
     Path auditLog = dir.resolve("audit.log");
     try (SimulatedCluster cluster = start(contender, dir, auditLog);
         ClusterProcesses.Operator operator =
-            contender.startsWith("ours") ? ClusterProcesses.startOperator(cluster, dir) : null) {
+            ours
+                ? ClusterProcesses.startOperator(
+                    cluster, dir, perfHz > 0 ? OperatorPerf.jvmOptions() : List.of())
+                : null) {
       KubernetesClient admin = cluster.client();
       admin
           .namespaces()
@@ -85,7 +91,6 @@ public final class ClusterConverge {
       await(
           "the namespace's ServiceAccount",
           () -> admin.serviceAccounts().inNamespace(NAMESPACE).withName("default").get() != null);
-      boolean ours = contender.startsWith("ours");
       if (ours) {
         // The garbage collector finds a new CRD's resource at its next discovery resync (every
         // 30 s) and only then watches it. Until then it checks each new pod's owner with a GET
@@ -116,6 +121,8 @@ public final class ClusterConverge {
           profileLength == null
               ? null
               : ApiServerProfile.start(cluster, dir, "apiserver", profileLength);
+      OperatorPerf perf =
+          perfHz > 0 ? OperatorPerf.start(operator.process().pid(), dir, perfHz) : null;
       long t0 = System.nanoTime();
       Parallel.forEachIndex(n, 8, i -> create(admin, ours, "obj-" + i));
       awaitCount("all " + 3 * n + " pods created", () -> pods.created(), c -> c >= 3 * n);
@@ -160,6 +167,7 @@ public final class ClusterConverge {
               t2,
               deleted);
       threads.phase(delete, t2);
+      long end = System.nanoTime();
       if (profile != null) {
         profile.close();
       }
@@ -167,6 +175,16 @@ public final class ClusterConverge {
       if (System.getenv("CLUSTER_KEEP") != null) {
         threads.write(dir.resolve("operator-threads.md"));
         keepLogs(cluster.workDirectory(), dir);
+      }
+      if (perf != null) {
+        perf.stop();
+        operator.close(); // the JVM writes its code map at exit, for perf script
+        perf.report(
+            dir,
+            List.of(
+                new PerfCategories.Window("create", t0 / 1e9, t1 / 1e9),
+                new PerfCategories.Window("scale to 5", t1 / 1e9, t2 / 1e9),
+                new PerfCategories.Window("delete", t2 / 1e9, end / 1e9)));
       }
       informer.close();
 

@@ -80,7 +80,8 @@ final class ClusterProcesses {
     return new Sample(cpu);
   }
 
-  static Operator startOperator(SimulatedCluster cluster, Path dir) throws IOException {
+  static Operator startOperator(SimulatedCluster cluster, Path dir, List<String> jvmOptions)
+      throws IOException {
     Path kubeconfig = cluster.writeKubeconfig(dir.resolve("operator.kubeconfig"));
     int healthPort;
     try (ServerSocket socket = new ServerSocket(0)) {
@@ -93,6 +94,8 @@ final class ClusterProcesses {
     // the JVM choose (on 2 CPUs and 23 GB the JVM picked G1, two compiler threads and a 6-GB
     // heap; the Deployment's 1 CPU and 512Mi give the serial collector and a 384-MB heap).
     command.addAll(DeployedJvm.options());
+    // What a profile of this run needs (OperatorPerf).
+    command.addAll(jvmOptions);
     // As run.sh does for every contender JVM: extra options for profiling (e.g. JFR).
     String javaOptions = System.getenv().getOrDefault("CONTENDER_JAVA_OPTS", "").trim();
     if (!javaOptions.isEmpty()) {
