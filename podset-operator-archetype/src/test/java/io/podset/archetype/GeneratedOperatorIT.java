@@ -159,18 +159,20 @@ class GeneratedOperatorIT {
     assertThat(operator.getResources().getLimits()).containsKeys("cpu", "memory");
     assertThat(operator.getEnv().stream().map(e -> e.getName()))
         .contains("POD_NAME", "POD_NAMESPACE");
-    // The JVM as the repository's own operator runs: C1 only (deploy/operator.yaml says why), in
-    // the Deployment and in both images (the Dockerfile's and jib's).
+    // The JVM as the repository's own operator runs: C1 only, compiling early
+    // (deploy/operator.yaml says why), in the Deployment and in both images (the Dockerfile's and
+    // jib's).
+    String jit = "-XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.1";
     assertThat(operator.getEnv())
         .filteredOn(e -> e.getName().equals("JAVA_TOOL_OPTIONS"))
         .singleElement()
-        .satisfies(e -> assertThat(e.getValue()).contains("-XX:TieredStopAtLevel=1"));
+        .satisfies(e -> assertThat(e.getValue()).contains(jit));
     assertThat(project.resolve("Dockerfile"))
         .content()
-        .contains("ENV JAVA_TOOL_OPTIONS=\"-XX:TieredStopAtLevel=1\"");
+        .contains("ENV JAVA_TOOL_OPTIONS=\"" + jit + "\"");
     assertThat(project.resolve("pom.xml"))
         .content()
-        .contains("<JAVA_TOOL_OPTIONS>-XX:TieredStopAtLevel=1</JAVA_TOOL_OPTIONS>");
+        .contains("<JAVA_TOOL_OPTIONS>" + jit + "</JAVA_TOOL_OPTIONS>");
   }
 
   @Test
