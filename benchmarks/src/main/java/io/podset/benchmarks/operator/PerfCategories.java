@@ -184,60 +184,75 @@ final class PerfCategories {
       Map<String, Map<String, Integer>> byKind = counts.get(window.name());
       Map<String, Integer> all = new LinkedHashMap<>();
       byKind.values().forEach(c -> c.forEach((k, v) -> all.merge(k, v, Integer::sum)));
-      int total = all.values().stream().mapToInt(Integer::intValue).sum();
-      List<String> top =
-          byKind.entrySet().stream()
-              .sorted(
-                  Comparator.comparingInt(
-                      (Map.Entry<String, Map<String, Integer>> e) -> -sum(e.getValue())))
-              .limit(kinds)
-              .map(Map.Entry::getKey)
-              .toList();
+      int total = sum(all);
       out.append(
           String.format(
               "## %s: %d samples, %.2f CPU-s at %d Hz%n%n",
               window.name(), total, (double) total / hz, hz));
-      if (total == 0) {
-        continue;
+      if (total > 0) {
+        appendTable(out, all, byKind, hz, kinds);
+        appendLeaves(out, window.name(), total);
       }
-      out.append("| category | all threads | share |");
-      top.forEach(kind -> out.append(' ').append(kind).append(" |"));
-      out.append("\n| --- | ---: | ---: |");
-      top.forEach(kind -> out.append(" ---: |"));
-      out.append('\n');
-      all.entrySet().stream()
-          .sorted(Comparator.comparingInt((Map.Entry<String, Integer> e) -> -e.getValue()))
-          .forEach(
-              e -> {
-                out.append(
-                    String.format(
-                        "| %s | %.2f | %.1f%% |",
-                        e.getKey(), (double) e.getValue() / hz, 100.0 * e.getValue() / total));
-                for (String kind : top) {
-                  out.append(
-                      String.format(
-                          " %.2f |", (double) byKind.get(kind).getOrDefault(e.getKey(), 0) / hz));
-                }
-                out.append('\n');
-              });
-      out.append(String.format("| (all) | %.2f | 100%% |", (double) total / hz));
-      top.forEach(
-          kind -> out.append(String.format(" %.2f |", (double) sum(byKind.get(kind)) / hz)));
-      out.append("\n\nLeaf frames: ");
-      List<String> leafShares = new ArrayList<>();
-      leaves.get(window.name()).entrySet().stream()
-          .sorted(Comparator.comparingInt((Map.Entry<String, Integer> e) -> -e.getValue()))
-          .forEach(
-              e ->
-                  leafShares.add(
-                      String.format("%s %.1f%%", e.getKey(), 100.0 * e.getValue() / total)));
-      out.append(String.join(", ", leafShares))
-          .append(
-              String.format(
-                  "; in the interpreter (the leaf-most Java frame not compiled yet): %.1f%%%n%n",
-                  100.0 * interpretedSamples.getOrDefault(window.name(), 0) / total));
     }
     return out.toString();
+  }
+
+  private static void appendTable(
+      StringBuilder out,
+      Map<String, Integer> all,
+      Map<String, Map<String, Integer>> byKind,
+      int hz,
+      int kinds) {
+    List<String> top =
+        byKind.entrySet().stream()
+            .sorted(
+                Comparator.comparingInt(
+                    (Map.Entry<String, Map<String, Integer>> e) -> -sum(e.getValue())))
+            .limit(kinds)
+            .map(Map.Entry::getKey)
+            .toList();
+    int total = sum(all);
+    out.append("| category | all threads | share |");
+    top.forEach(kind -> out.append(' ').append(kind).append(" |"));
+    out.append("\n| --- | ---: | ---: |");
+    top.forEach(kind -> out.append(" ---: |"));
+    out.append('\n');
+    for (Map.Entry<String, Integer> category : descending(all)) {
+      out.append(
+          String.format(
+              "| %s | %.2f | %.1f%% |",
+              category.getKey(),
+              (double) category.getValue() / hz,
+              100.0 * category.getValue() / total));
+      for (String kind : top) {
+        out.append(
+            String.format(
+                " %.2f |", (double) byKind.get(kind).getOrDefault(category.getKey(), 0) / hz));
+      }
+      out.append('\n');
+    }
+    out.append(String.format("| (all) | %.2f | 100%% |", (double) total / hz));
+    top.forEach(kind -> out.append(String.format(" %.2f |", (double) sum(byKind.get(kind)) / hz)));
+    out.append("\n\n");
+  }
+
+  private void appendLeaves(StringBuilder out, String phase, int total) {
+    List<String> shares = new ArrayList<>();
+    for (Map.Entry<String, Integer> leaf : descending(leaves.get(phase))) {
+      shares.add(String.format("%s %.1f%%", leaf.getKey(), 100.0 * leaf.getValue() / total));
+    }
+    out.append("Leaf frames: ")
+        .append(String.join(", ", shares))
+        .append(
+            String.format(
+                "; in the interpreter (the leaf-most Java frame not compiled yet): %.1f%%%n%n",
+                100.0 * interpretedSamples.getOrDefault(phase, 0) / total));
+  }
+
+  private static List<Map.Entry<String, Integer>> descending(Map<String, Integer> counts) {
+    return counts.entrySet().stream()
+        .sorted(Comparator.comparingInt((Map.Entry<String, Integer> e) -> -e.getValue()))
+        .toList();
   }
 
   private static int sum(Map<String, Integer> counts) {
