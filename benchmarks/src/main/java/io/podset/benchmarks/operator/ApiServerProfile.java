@@ -41,13 +41,7 @@ final class ApiServerProfile implements AutoCloseable {
       return null;
     }
     Duration length = Duration.ofSeconds(Args.positive("CLUSTER_PPROF", seconds));
-    if (System.getenv("CLUSTER_KEEP") == null) {
-      throw new IllegalArgumentException(
-          "CLUSTER_PPROF="
-              + seconds
-              + " needs CLUSTER_KEEP=1: the profile is written to the run's directory, which is"
-              + " deleted without it");
-    }
+    ClusterConverge.requireKept("CLUSTER_PPROF", seconds);
     return length;
   }
 

@@ -56,6 +56,26 @@ public final class ClusterConverge {
 
   private ClusterConverge() {}
 
+  /** Whether the run's directory is kept ({@code CLUSTER_KEEP}), with what is written into it. */
+  static boolean keepsRunDirectory() {
+    return System.getenv("CLUSTER_KEEP") != null;
+  }
+
+  /**
+   * Refuses {@code option=value} unless the run's directory is kept: what the option writes there
+   * would be deleted with it.
+   */
+  static void requireKept(String option, String value) {
+    if (!keepsRunDirectory()) {
+      throw new IllegalArgumentException(
+          option
+              + "="
+              + value
+              + " needs CLUSTER_KEEP=1: it writes to the run's directory, which is deleted"
+              + " without it");
+    }
+  }
+
   /** Runs one contender; see the class documentation. */
   public static void main(String[] args) throws Exception {
     if (args.length != 3 || !CONTENDERS.contains(args[0])) {
@@ -67,9 +87,8 @@ public final class ClusterConverge {
     Path results = Path.of(args[2]);
     // Checked before the cluster starts: a bad value fails at once.
     Duration profileLength = ApiServerProfile.requested();
+    int perfHz = OperatorPerf.requested();
     boolean ours = contender.startsWith("ours");
-    // Only our operator's JVM is recorded with perf (the ReplicaSet contenders ignore it).
-    int perfHz = ours ? OperatorPerf.requested() : 0;
     double loadAtStart = ClusterProcesses.loadAverage();
     ClusterProcesses.Usage usageAtStart = ClusterProcesses.usage();
     long startNanos = System.nanoTime();
@@ -121,8 +140,9 @@ public final class ClusterConverge {
           profileLength == null
               ? null
               : ApiServerProfile.start(cluster, dir, "apiserver", profileLength);
+      // Only our operator's JVM is recorded (the ReplicaSet contenders have none).
       OperatorPerf perf =
-          perfHz > 0 ? OperatorPerf.start(operator.process().pid(), dir, perfHz) : null;
+          perfHz > 0 && ours ? OperatorPerf.start(operator.process().pid(), dir, perfHz) : null;
       long t0 = System.nanoTime();
       Parallel.forEachIndex(n, 8, i -> create(admin, ours, "obj-" + i));
       awaitCount("all " + 3 * n + " pods created", () -> pods.created(), c -> c >= 3 * n);
@@ -172,7 +192,7 @@ public final class ClusterConverge {
         profile.close();
       }
       threads.close();
-      if (System.getenv("CLUSTER_KEEP") != null) {
+      if (keepsRunDirectory()) {
         threads.write(dir.resolve("operator-threads.md"));
         keepLogs(cluster.workDirectory(), dir);
       }
@@ -216,7 +236,7 @@ public final class ClusterConverge {
           java.nio.file.StandardOpenOption.CREATE,
           java.nio.file.StandardOpenOption.APPEND);
     } finally {
-      if (System.getenv("CLUSTER_KEEP") == null) {
+      if (!keepsRunDirectory()) {
         deleteRecursively(dir);
       } else {
         System.err.println(
@@ -269,7 +289,7 @@ public final class ClusterConverge {
           .controllerManagerFlag("kube-api-qps", "1000")
           .controllerManagerFlag("kube-api-burst", "1000");
     }
-    if (System.getenv("CLUSTER_KEEP") != null) {
+    if (keepsRunDirectory()) {
       // Level 1 logs why the server's watch cache ended a watch ("Forcing ... watcher close due
       // to unresponsiveness": the client read too slowly).
       builder.apiServerFlag("v", "1");

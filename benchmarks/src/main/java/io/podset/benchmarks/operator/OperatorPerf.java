@@ -49,20 +49,17 @@ final class OperatorPerf {
       return 0;
     }
     int hz = Args.positive("CLUSTER_PERF (samples per second)", value);
-    if (System.getenv("CLUSTER_KEEP") == null) {
-      throw new IllegalArgumentException(
-          "CLUSTER_PERF="
-              + value
-              + " needs CLUSTER_KEEP=1: the report is written to the run's directory, which is"
-              + " deleted without it");
-    }
+    ClusterConverge.requireKept("CLUSTER_PERF", value);
     Process version;
     try {
-      version = new ProcessBuilder("perf", "--version").redirectErrorStream(true).start();
+      version =
+          new ProcessBuilder("perf", "--version")
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
     } catch (IOException e) {
       throw new IllegalArgumentException("CLUSTER_PERF=" + value + " needs perf on the PATH", e);
     }
-    version.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
     if (version.waitFor() != 0) {
       throw new IllegalArgumentException(
           "CLUSTER_PERF=" + value + ": perf --version exited " + version.exitValue());
