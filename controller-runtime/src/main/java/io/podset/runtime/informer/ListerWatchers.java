@@ -31,9 +31,10 @@ public final class ListerWatchers {
    * Lists and watches a typed resource (built-in or a custom resource class), in {@code
    * options.namespace()} or all namespaces, with the options' label and field selectors; see {@link
    * Transports#forType}. With the default transform ({@link InformerOptions#stripManagedFields()},
-   * or a {@link Projections} transform not keeping them) the managed fields of listed objects are
-   * skipped rather than decoded and then dropped; with a {@link Projections} transform, so are all
-   * the fields it drops, in lists and in watch events over the HTTP stream.
+   * or a {@link Projections} transform not keeping them) the managed fields of listed objects and
+   * of watch events over the HTTP stream are skipped rather than decoded and then dropped; with a
+   * {@link Projections} transform, so are all the fields it drops. Watches of built-in kinds over
+   * the HTTP stream ask for the protobuf encoding, where skipping a field costs nothing.
    *
    * @throws IllegalArgumentException if a namespace is given for a cluster-scoped type
    */

@@ -16,6 +16,8 @@ import io.podset.runtime.informer.transport.ListerWatcher;
 import io.podset.runtime.informer.transport.WatchEvent;
 import io.podset.runtime.informer.transport.WatchListener;
 import io.podset.runtime.informer.transport.WatchRequest;
+import io.podset.runtime.informer.transport.WatchTransport;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +27,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -74,6 +77,10 @@ class ProjectedDecodingTest {
 
   private LocalHttpServer server;
   private List<String> pods;
+  // Watches answer in protobuf when asked for it (else always JSON, as a server without it).
+  private volatile boolean serveProtobuf;
+  private final AtomicInteger protobufAnswers = new AtomicInteger();
+  private final List<String> accepted = new CopyOnWriteArrayList<>();
 
   @BeforeEach
   void start() throws IOException {
@@ -99,9 +106,38 @@ class ProjectedDecodingTest {
 
   @Test
   void watch_projected_skipsDroppedFields_andProjectsAsAWholeDecode() throws Exception {
-    Collected skipped = watch(PROJECTION);
-    Collected whole = watch(AFTER_WHOLE_DECODE);
+    Collected skipped = watch(PROJECTION, WatchTransport.HTTP_STREAM);
+    Collected whole = watch(AFTER_WHOLE_DECODE, WatchTransport.HTTP_STREAM);
 
+    assertThat(protobufAnswers).hasValue(0);
+    assertSameProjections(skipped, whole);
+  }
+
+  @Test
+  void watch_protobuf_skipsDroppedFields_andProjectsAsTheJsonWatchDecodedWhole() throws Exception {
+    serveProtobuf = true;
+    Collected protobuf = watch(PROJECTION, WatchTransport.HTTP_STREAM);
+    Collected whole = watch(AFTER_WHOLE_DECODE, WatchTransport.HTTP_STREAM_JSON);
+
+    assertThat(protobufAnswers).hasValue(1);
+    assertThat(accepted)
+        .containsExactly(
+            "application/vnd.kubernetes.protobuf, application/json", "application/json");
+    assertSameProjections(protobuf, whole);
+  }
+
+  @Test
+  void watch_protobuf_decodedWhole_equalsTheJsonWatch() throws Exception {
+    serveProtobuf = true;
+    Collected protobuf = watch(InformerOptions.stripManagedFields(), WatchTransport.HTTP_STREAM);
+    Collected json = watch(InformerOptions.stripManagedFields(), WatchTransport.HTTP_STREAM_JSON);
+
+    assertThat(protobufAnswers).hasValue(1);
+    assertThat(protobuf.events).isEqualTo(json.events);
+    assertThat(protobuf.cause.getMessage()).isEqualTo(json.cause.getMessage());
+  }
+
+  private void assertSameProjections(Collected skipped, Collected whole) {
     assertThat(skipped.events).hasSize(pods.size() + 2).hasSameSizeAs(whole.events);
     List<Pod> skippedObjects = new ArrayList<>();
     List<Pod> wholeObjects = new ArrayList<>();
@@ -172,19 +208,29 @@ class ProjectedDecodingTest {
   }
 
   private ListerWatcher<Pod> lister(UnaryOperator<HasMetadata> transform) {
+    return lister(transform, WatchTransport.HTTP_STREAM);
+  }
+
+  private ListerWatcher<Pod> lister(
+      UnaryOperator<HasMetadata> transform, WatchTransport transport) {
     return ListerWatchers.forResource(
         server.client(),
         Pod.class,
-        InformerOptions.builder().namespace("shop").transform(transform).build());
+        InformerOptions.builder()
+            .namespace("shop")
+            .transform(transform)
+            .watchTransport(transport)
+            .build());
   }
 
   /** What one watch delivered until the server's ERROR event ended it. */
   private record Collected(List<WatchEvent<Pod>> events, RuntimeException cause) {}
 
-  private Collected watch(UnaryOperator<HasMetadata> transform) throws Exception {
+  private Collected watch(UnaryOperator<HasMetadata> transform, WatchTransport transport)
+      throws Exception {
     List<WatchEvent<Pod>> events = new CopyOnWriteArrayList<>();
     CompletableFuture<RuntimeException> closed = new CompletableFuture<>();
-    lister(transform)
+    lister(transform, transport)
         .watch(
             new WatchRequest("50000", Duration.ofMinutes(5), true, false),
             new WatchListener<>() {
@@ -203,7 +249,19 @@ class ProjectedDecodingTest {
 
   private void handle(HttpExchange exchange) throws IOException {
     String query = exchange.getRequestURI().getRawQuery();
+    String accept = exchange.getRequestHeaders().getFirst("Accept");
     String body;
+    if (query != null && query.contains("watch=true")) {
+      accepted.add(accept);
+    }
+    if (query != null
+        && query.contains("watch=true")
+        && serveProtobuf
+        && accept.startsWith("application/vnd.kubernetes.protobuf")) {
+      protobufAnswers.incrementAndGet();
+      send(exchange, "application/vnd.kubernetes.protobuf;stream=watch", protobufWatch());
+      return;
+    }
     if (query != null && query.contains("watch=true")) {
       StringBuilder lines = new StringBuilder();
       for (int i = 0; i < pods.size(); i++) {
@@ -218,8 +276,30 @@ class ProjectedDecodingTest {
               + String.join(",", pods)
               + "]}";
     }
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().add("Content-Type", "application/json");
+    send(exchange, "application/json", body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The JSON watch's events in protobuf frames, as kube-apiserver writes them. */
+  private byte[] protobufWatch() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (int i = 0; i < pods.size(); i++) {
+      out.writeBytes(
+          ProtobufEncoding.watchFrame(
+              i == 0 ? "ADDED" : "MODIFIED", ProtobufEncoding.parse(pods.get(i))));
+    }
+    out.writeBytes(ProtobufEncoding.watchFrame("DELETED", ProtobufEncoding.parse(pods.get(1))));
+    out.writeBytes(ProtobufEncoding.watchFrame("BOOKMARK", object(BOOKMARK)));
+    out.writeBytes(ProtobufEncoding.watchFrame("ERROR", object(GONE)));
+    return out.toByteArray();
+  }
+
+  private static ObjectNode object(String watchLine) {
+    return (ObjectNode) ProtobufEncoding.parse(watchLine).get("object");
+  }
+
+  private static void send(HttpExchange exchange, String contentType, byte[] bytes)
+      throws IOException {
+    exchange.getResponseHeaders().add("Content-Type", contentType);
     // Not kept alive: the JDK server may close an idle connection just as the client reuses it
     // for the next request, which then fails with "Connection was closed" (seen in CI).
     exchange.getResponseHeaders().add("Connection", "close");

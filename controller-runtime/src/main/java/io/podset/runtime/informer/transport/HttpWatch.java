@@ -26,9 +26,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Watches a collection over HTTP streaming ({@code ?watch=true}: a chunked body of
- * newline-delimited JSON events) through fabric8's HTTP client, decoding each event and handing it
- * to the listener on the thread that delivered its bytes: no executor hop between the socket and
- * the reflector.
+ * newline-delimited JSON events, or for a built-in kind length-prefixed protobuf events when the
+ * server offers them, as client-go's informers watch) through fabric8's HTTP client, decoding each
+ * event and handing it to the listener on the thread that delivered its bytes: no executor hop
+ * between the socket and the reflector.
  *
  * <p>Semantics, as the API server defines them:
  *
@@ -67,6 +68,8 @@ final class HttpWatch<T extends HasMetadata> {
   private final TypeReference<WatchLine<Status>> statusLineType;
   // Null when objects are decoded whole.
   private final @Nullable SkippingReader skipping;
+  // Null when the watch is asked for in JSON only.
+  private final @Nullable ProtobufWatchEvents<T> protobuf;
 
   /**
    * One line of a watch body.
@@ -86,6 +89,8 @@ final class HttpWatch<T extends HasMetadata> {
    * @param type the watched type
    * @param skip what of each object the decoder may skip (see {@link Transports#forType}), or null
    *     to decode objects whole
+   * @param protobuf whether to ask for the protobuf encoding (JSON is taken too), for a built-in
+   *     kind; a custom resource's watch is JSON whatever this says
    */
   HttpWatch(
       HttpClient http,
@@ -95,7 +100,8 @@ final class HttpWatch<T extends HasMetadata> {
       long openTimeoutMillis,
       KubernetesSerialization serialization,
       Class<T> type,
-      @Nullable TokenFilter skip) {
+      @Nullable TokenFilter skip,
+      boolean protobuf) {
     this.http = Objects.requireNonNull(http, "http");
     this.collectionUrl = Objects.requireNonNull(collectionUrl, "collectionUrl");
     this.apiVersion = Objects.requireNonNull(apiVersion, "apiVersion");
@@ -108,6 +114,7 @@ final class HttpWatch<T extends HasMetadata> {
         skip == null
             ? null
             : SkippingReader.of(serialization, lineType.getType(), SkippingReader.watchLine(skip));
+    this.protobuf = protobuf ? ProtobufWatchEvents.of(serialization, type, skip) : null;
   }
 
   private <O> TypeReference<WatchLine<O>> typeReference(Class<O> objectType) {
@@ -130,11 +137,15 @@ final class HttpWatch<T extends HasMetadata> {
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(listener, "listener");
     String url = url(request);
-    HttpWatchStream<T> stream = new HttpWatchStream<>(this, listener, url);
+    HttpWatchStream<T> stream = new HttpWatchStream<>(listener, url);
     HttpRequest httpRequest =
         http.newHttpRequestBuilder()
             .uri(URI.create(url))
-            .header("Accept", "application/json")
+            .header(
+                "Accept",
+                protobuf == null
+                    ? "application/json"
+                    : ProtobufWatchEvents.MEDIA_TYPE + ", application/json")
             .forStreaming()
             .build();
     CompletableFuture<HttpResponse<AsyncBody>> pending = http.consumeBytes(httpRequest, stream);
@@ -142,7 +153,12 @@ final class HttpWatch<T extends HasMetadata> {
     if (response.code() != 200) {
       throw refusal(url, response, stream);
     }
-    stream.start(response.body());
+    ProtobufWatchEvents<T> events = protobuf;
+    if (events != null && ProtobufWatchEvents.isProtobuf(response.header("Content-Type"))) {
+      stream.start(response.body(), new ProtobufFrames(), events::decode);
+    } else {
+      stream.start(response.body(), new JsonLines(), this::decode);
+    }
     return stream::close;
   }
 

@@ -6,42 +6,55 @@ import io.fabric8.kubernetes.client.http.AsyncBody;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One open watch: splits the body into lines, decodes them and hands the events over on the
- * delivering thread, and reports the end once.
+ * One open watch: splits the body into frames (JSON lines or protobuf frames, by the answer's
+ * content type), decodes them and hands the events over on the delivering thread, and reports the
+ * end once.
  */
 final class HttpWatchStream<T extends HasMetadata> implements AsyncBody.Consumer<List<ByteBuffer>> {
 
   /** At most this much of a refused watch's body is read, to describe the refusal. */
   private static final int MAX_ERROR_BODY = 64 * 1024;
 
-  private final HttpWatch<T> watch;
+  /** Decodes one frame into an event, or throws what ends the watch. */
+  @FunctionalInterface
+  interface FrameDecoder<T extends HasMetadata> {
+    WatchEvent<T> decode(byte[] bytes, int offset, int length, String url);
+  }
+
   private final WatchListener<T> listener;
   private final String url;
-  // Confined to the delivering thread (the HTTP client calls consume one chunk at a time).
-  private final JsonLines lines = new JsonLines();
 
   private final Object lock = new Object();
-  // All guarded by lock. body: set once the watch is accepted. refusal: the body of a refused
-  // watch being collected (null when streaming events). closed: by the client, nothing more is
-  // reported; ended: the end was reported (or is being), nothing more is reported.
+  // All guarded by lock. body, frames, decoder: set once the watch is accepted (frames is then
+  // used only by the delivering thread: the HTTP client calls consume one chunk at a time).
+  // refusal: the body of a refused watch being collected (null when streaming events). closed: by
+  // the client, nothing more is reported; ended: the end was reported (or is being), nothing more
+  // is reported.
   private @Nullable AsyncBody body;
+  private @Nullable WatchFrames frames;
+  private @Nullable FrameDecoder<T> decoder;
   private @Nullable ByteArrayOutputStream refusal;
   private boolean closed;
   private boolean ended;
 
-  HttpWatchStream(HttpWatch<T> watch, WatchListener<T> listener, String url) {
-    this.watch = watch;
+  HttpWatchStream(WatchListener<T> listener, String url) {
     this.listener = listener;
     this.url = url;
   }
 
-  /** Starts reading events; called once the server accepted the watch. */
-  void start(AsyncBody accepted) {
+  /**
+   * Starts reading events, split by {@code splitter} and decoded by {@code eventDecoder}; called
+   * once the server accepted the watch.
+   */
+  void start(AsyncBody accepted, WatchFrames splitter, FrameDecoder<T> eventDecoder) {
     synchronized (lock) {
       body = accepted;
+      frames = splitter;
+      decoder = eventDecoder;
     }
     accepted.done().whenComplete((ignored, error) -> bodyEnded(error));
     accepted.consume();
@@ -65,8 +78,16 @@ final class HttpWatchStream<T extends HasMetadata> implements AsyncBody.Consumer
       from.consume();
       return;
     }
+    WatchFrames splitter = frames();
     for (ByteBuffer chunk : chunks) {
-      if (!lines.feed(chunk, this::line)) {
+      boolean go;
+      try {
+        go = splitter.feed(chunk, this::frame);
+      } catch (IllegalStateException e) { // a frame's length out of bounds
+        fail(new KubernetesClientException("watch of " + url + ": " + e.getMessage(), e));
+        return;
+      }
+      if (!go) {
         return; // ended: no more chunks are asked for
       }
     }
@@ -90,13 +111,23 @@ final class HttpWatchStream<T extends HasMetadata> implements AsyncBody.Consumer
     }
   }
 
-  private boolean line(byte[] bytes, int offset, int length) {
-    if (!isOpen()) {
-      return false;
+  private WatchFrames frames() {
+    synchronized (lock) {
+      return Objects.requireNonNull(frames, "consumed before start");
+    }
+  }
+
+  private boolean frame(byte[] bytes, int offset, int length) {
+    FrameDecoder<T> eventDecoder;
+    synchronized (lock) {
+      if (closed || ended) {
+        return false;
+      }
+      eventDecoder = Objects.requireNonNull(decoder, "consumed before start");
     }
     WatchEvent<T> event;
     try {
-      event = watch.decode(bytes, offset, length, url);
+      event = eventDecoder.decode(bytes, offset, length, url);
     } catch (KubernetesClientException e) {
       fail(e);
       return false;
@@ -113,7 +144,7 @@ final class HttpWatchStream<T extends HasMetadata> implements AsyncBody.Consumer
   private void bodyEnded(Throwable error) {
     if (error == null) {
       end(
-          lines.hasPartialLine()
+          frames().hasPartialFrame()
               ? new KubernetesClientException(
                   "watch of " + url + ": the stream ended in the middle of an event")
               : null);

@@ -11,19 +11,7 @@ import java.util.Arrays;
  *
  * <p>Not thread-safe: fed by one thread at a time (the connection's delivering thread).
  */
-final class JsonLines {
-
-  /** Receives complete lines. */
-  @FunctionalInterface
-  interface Sink {
-    /**
-     * Takes one line, {@code length} bytes of {@code bytes} from {@code offset} (valid only during
-     * the call).
-     *
-     * @return false to stop: the rest of the chunk is dropped
-     */
-    boolean line(byte[] bytes, int offset, int length);
-  }
+final class JsonLines implements WatchFrames {
 
   private static final int INITIAL_PARTIAL = 4096;
   private static final int MAX_KEPT_PARTIAL = 1 << 20;
@@ -32,12 +20,8 @@ final class JsonLines {
   private byte[] partial = new byte[0];
   private int partialLength;
 
-  /**
-   * Feeds one chunk; complete lines go to {@code sink}.
-   *
-   * @return false if the sink asked to stop
-   */
-  boolean feed(ByteBuffer chunk, Sink sink) {
+  @Override
+  public boolean feed(ByteBuffer chunk, Sink sink) {
     byte[] bytes;
     int from;
     int end;
@@ -77,7 +61,8 @@ final class JsonLines {
   }
 
   /** Whether a line has started (other than with blanks) and its newline has not arrived. */
-  boolean hasPartialLine() {
+  @Override
+  public boolean hasPartialFrame() {
     return !isBlank(partial, 0, partialLength);
   }
 
@@ -88,7 +73,7 @@ final class JsonLines {
     if (isBlank(bytes, start, end)) {
       return true;
     }
-    return sink.line(bytes, start, end - start);
+    return sink.frame(bytes, start, end - start);
   }
 
   private void append(byte[] bytes, int start, int end) {

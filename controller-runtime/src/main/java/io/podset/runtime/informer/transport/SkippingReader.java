@@ -44,6 +44,10 @@ final class SkippingReader {
     return mapper == null ? null : new SkippingReader(mapper, type, filter);
   }
 
+  /** A filter of one object that drops its {@code metadata.managedFields}, keeping all else. */
+  static final TokenFilter WITHOUT_MANAGED_FIELDS =
+      new KeepAllBut("metadata", new KeepAllBut("managedFields", null));
+
   /**
    * A filter of a watch line ({@code {"type":..,"object":{..}}}) applying {@code object} to its
    * object.
@@ -83,7 +87,7 @@ final class SkippingReader {
    * The client's object mapper (fabric8 keeps it package-private): the codec of a value it decoded
    * into a Jackson buffer. Null if that is no object mapper.
    */
-  private static @Nullable ObjectMapper mapperOf(KubernetesSerialization serialization) {
+  static @Nullable ObjectMapper mapperOf(KubernetesSerialization serialization) {
     try {
       TokenBuffer probe = serialization.unmarshal("{}", TokenBuffer.class);
       ObjectCodec codec = probe == null ? null : probe.getCodec();
@@ -93,18 +97,18 @@ final class SkippingReader {
     }
   }
 
-  /** Everything, except one field's value, which goes through {@code inner}. */
+  /** Everything, except one field's value, which goes through {@code inner} (null: dropped). */
   private static final class KeepAllBut extends TokenFilter {
     private final String field;
-    private final TokenFilter inner;
+    private final @Nullable TokenFilter inner;
 
-    KeepAllBut(String field, TokenFilter inner) {
+    KeepAllBut(String field, @Nullable TokenFilter inner) {
       this.field = field;
       this.inner = inner;
     }
 
     @Override
-    public TokenFilter includeProperty(String name) {
+    public @Nullable TokenFilter includeProperty(String name) {
       return field.equals(name) ? inner : TokenFilter.INCLUDE_ALL;
     }
 

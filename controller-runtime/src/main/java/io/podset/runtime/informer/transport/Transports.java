@@ -35,12 +35,13 @@ public final class Transports {
    * <p>Lists go straight through the client's HTTP client: each page is decoded as it streams in,
    * the next page is requested as soon as the continue token is known (so the server prepares it
    * while this page is decoded), and with {@code skipManagedFields} the managed fields of listed
-   * objects are skipped rather than decoded. With {@link WatchTransport#HTTP_STREAM} the watch is
-   * an HTTP stream whose events are decoded and handed on on the connection's I/O thread; with
-   * {@link WatchTransport#FABRIC8} it is fabric8's watch. With {@code skip}, listed objects and
-   * those of the HTTP stream's events are decoded through that Jackson filter of one object's JSON:
-   * the parser skips what it drops instead of building it (for a transform that drops it anyway;
-   * bookmarks are decoded whole).
+   * and watched objects are skipped rather than decoded. With {@link WatchTransport#HTTP_STREAM}
+   * the watch is an HTTP stream whose events are decoded and handed on on the connection's I/O
+   * thread (in protobuf for a built-in kind when the server offers it; {@link
+   * WatchTransport#HTTP_STREAM_JSON} always asks for JSON); with {@link WatchTransport#FABRIC8} it
+   * is fabric8's watch. With {@code skip}, listed objects and those of the HTTP stream's events are
+   * decoded through that Jackson filter of one object's JSON: the parser skips what it drops
+   * instead of building it (for a transform that drops it anyway; bookmarks are decoded whole).
    *
    * @throws IllegalArgumentException if a namespace is given for a cluster-scoped type
    */
@@ -80,9 +81,20 @@ public final class Transports {
             type,
             skipManagedFields,
             skip);
-    if (watchTransport == WatchTransport.HTTP_STREAM) {
+    if (watchTransport != WatchTransport.FABRIC8) {
+      boolean protobuf = watchTransport == WatchTransport.HTTP_STREAM;
       return new PagedListerWatcher<>(
-          pager, httpWatch(client, url, apiVersion, selection, type, skip)::watch, description);
+          pager,
+          httpWatch(
+                  client,
+                  url,
+                  apiVersion,
+                  selection,
+                  type,
+                  skip == null && skipManagedFields ? SkippingReader.WITHOUT_MANAGED_FIELDS : skip,
+                  protobuf)
+              ::watch,
+          description);
     }
     Fabric8Watch<T> watch =
         new Fabric8Watch<>(
@@ -122,7 +134,7 @@ public final class Transports {
     Pager<GenericKubernetesResource> pager =
         Pager.listCall(
             namespaced(client.genericKubernetesResources(context), selection)::list, selection);
-    if (watchTransport == WatchTransport.HTTP_STREAM) {
+    if (watchTransport != WatchTransport.FABRIC8) {
       String url =
           collectionUrl(
               client,
@@ -132,7 +144,8 @@ public final class Transports {
               selection.namespace());
       return new PagedListerWatcher<>(
           pager,
-          httpWatch(client, url, apiVersion, selection, GenericKubernetesResource.class, null)
+          httpWatch(
+                  client, url, apiVersion, selection, GenericKubernetesResource.class, null, false)
               ::watch,
           description);
     }
@@ -167,7 +180,8 @@ public final class Transports {
       String apiVersion,
       Selection selection,
       Class<T> type,
-      @Nullable TokenFilter skip) {
+      @Nullable TokenFilter skip,
+      boolean protobuf) {
     return new HttpWatch<>(
         watchHttpClient(client),
         url,
@@ -176,7 +190,8 @@ public final class Transports {
         client.getConfiguration().getRequestTimeout(),
         client.getKubernetesSerialization(),
         type,
-        skip);
+        skip,
+        protobuf);
   }
 
   /** The operation in the selection's namespace, or in all namespaces. */

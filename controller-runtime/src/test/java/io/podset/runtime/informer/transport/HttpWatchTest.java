@@ -183,7 +183,8 @@ class HttpWatchTest {
         0,
         new KubernetesSerialization(),
         Pod.class,
-        null);
+        null,
+        false);
   }
 
   private WatchHandle open() {

@@ -29,16 +29,16 @@ class JsonLinesTest {
     feed("}\r\n\n  \n{\"c\":3}\n");
 
     assertThat(seen).containsExactly("{\"a\":1}", "{\"b\":2}", "{\"c\":3}");
-    assertThat(lines.hasPartialLine()).isFalse();
+    assertThat(lines.hasPartialFrame()).isFalse();
   }
 
   @Test
-  void hasPartialLine_onlyForAStartedLine_notForBlanks() {
+  void hasPartialFrame_onlyForAStartedLine_notForBlanks() {
     feed("{\"a\":1}\n  ");
-    assertThat(lines.hasPartialLine()).isFalse();
+    assertThat(lines.hasPartialFrame()).isFalse();
 
     feed("{\"b\"");
-    assertThat(lines.hasPartialLine()).isTrue();
+    assertThat(lines.hasPartialFrame()).isTrue();
   }
 
   @Test

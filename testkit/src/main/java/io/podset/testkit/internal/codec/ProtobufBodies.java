@@ -10,6 +10,8 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Message;
+import io.podset.runtime.protobuf.GoDurations;
+import io.podset.runtime.protobuf.KubernetesProtobuf;
 import io.podset.testkit.internal.resource.Json;
 import io.podset.testkit.internal.resource.StatusError;
 import java.io.IOException;
@@ -59,7 +61,7 @@ public final class ProtobufBodies {
       throw StatusError.badRequest(
           "the protobuf body does not start with the Kubernetes prefix \"k8s\\x00\"");
     }
-    ProtobufSchemas schemas = ProtobufSchemas.get();
+    KubernetesProtobuf schemas = KubernetesProtobuf.get();
     Message envelope = parse(schemas.envelope(), body, MAGIC.length);
     Message typeMeta = (Message) field(envelope, "typeMeta");
     String apiVersion = (String) field(typeMeta, "apiVersion");
@@ -116,7 +118,7 @@ public final class ProtobufBodies {
       FieldDescriptor field = entry.getKey();
       String name = jsonName(message.getDescriptorForType(), field);
       JsonNode value = fieldValue(field, entry.getValue(), path + "." + name);
-      if (value instanceof ObjectNode embedded && ProtobufSchemas.get().inline(field)) {
+      if (value instanceof ObjectNode embedded && KubernetesProtobuf.get().inline(field)) {
         json.setAll(embedded);
       } else if (value != null) {
         json.set(name, value);
@@ -160,7 +162,7 @@ public final class ProtobufBodies {
   private static JsonNode single(FieldDescriptor field, Object value, String path) {
     return switch (field.getJavaType()) {
       case STRING ->
-          ((String) value).isEmpty() && !ProtobufSchemas.get().pointer(field)
+          ((String) value).isEmpty() && !KubernetesProtobuf.get().pointer(field)
               ? null
               : NODES.textNode((String) value);
       case BOOLEAN -> NODES.booleanNode((Boolean) value);

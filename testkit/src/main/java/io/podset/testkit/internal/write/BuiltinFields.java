@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import io.podset.runtime.protobuf.KubernetesProtobuf;
 import io.podset.testkit.internal.codec.ProtobufBodies;
-import io.podset.testkit.internal.codec.ProtobufSchemas;
 import io.podset.testkit.internal.resource.ResourceType;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -54,7 +54,7 @@ final class BuiltinFields {
    */
   static List<String> prune(ResourceType type, ObjectNode object) {
     Descriptor message =
-        type.custom() ? null : ProtobufSchemas.get().message(type.apiVersion(), type.kind());
+        type.custom() ? null : KubernetesProtobuf.get().message(type.apiVersion(), type.kind());
     List<String> unknown = new ArrayList<>();
     if (message != null) {
       prune(message, object, new StringBuilder(), true, unknown);
@@ -67,7 +67,7 @@ final class BuiltinFields {
     List<String> unknown = new ArrayList<>();
     if (object.get("metadata") instanceof ObjectNode metadata) {
       prune(
-          ProtobufSchemas.get().message("meta.k8s.io/v1", "ObjectMeta"),
+          KubernetesProtobuf.get().message("meta.k8s.io/v1", "ObjectMeta"),
           metadata,
           new StringBuilder("metadata"),
           false,
@@ -149,7 +149,7 @@ final class BuiltinFields {
   private static Map<String, FieldDescriptor> index(Descriptor message) {
     Map<String, FieldDescriptor> byJsonName = new HashMap<>();
     for (FieldDescriptor field : message.getFields()) {
-      if (ProtobufSchemas.get().inline(field)) {
+      if (KubernetesProtobuf.get().inline(field)) {
         byJsonName.putAll(index(field.getMessageType()));
       } else {
         byJsonName.put(ProtobufBodies.jsonName(message, field), field);

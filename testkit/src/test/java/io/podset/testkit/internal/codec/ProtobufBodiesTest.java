@@ -9,6 +9,8 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Message;
 import com.google.protobuf.UnknownFieldSet;
+import io.podset.runtime.protobuf.GoDurations;
+import io.podset.runtime.protobuf.KubernetesProtobuf;
 import io.podset.testkit.internal.resource.StatusError;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 class ProtobufBodiesTest {
 
-  private static final ProtobufSchemas SCHEMAS = ProtobufSchemas.get();
+  private static final KubernetesProtobuf SCHEMAS = KubernetesProtobuf.get();
 
   /** A message of {@code type} with fields set by name; nested maps become nested messages. */
   private static DynamicMessage message(Descriptor type, Map<String, ?> fields) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Copies the Kubernetes API's protobuf definitions (k8s.io/api, the apimachinery types they use,
-# apiextensions v1) into testkit/src/main/protobuf, comment lines dropped (they are the Go types'
-# documentation, 80% of the bytes). The testkit's build compiles them into a descriptor set so
-# the fake server can read protobuf request bodies (kubectl sends them for built-in types).
+# apiextensions v1) into controller-runtime/src/main/protobuf, comment lines dropped (they are the Go
+# types' documentation, 80% of the bytes). controller-runtime's build compiles them into a
+# descriptor set: informers watch built-in kinds in protobuf with it, and the testkit's fake server
+# reads protobuf request bodies with it (kubectl sends them for built-in types).
 # Needs Go and the Go module proxy; run it only to move to another Kubernetes version.
 set -euo pipefail
 version="${1:-v0.34.4}"
@@ -23,8 +24,8 @@ for p in pkg/util/intstr pkg/runtime/schema pkg/runtime pkg/api/resource pkg/api
 done
 copy k8s.io/apiextensions-apiserver pkg/apis/apiextensions/v1/generated.proto
 # The fields that are pointers in the Go types (optional: "" set is not "" unset), by proto full
-# name, so ProtobufBodies keeps an empty string sent in one (a Lease's holderIdentity: "").
-pointers="$(cd "$(dirname "$0")/.." && pwd)/src/main/resources/io/podset/testkit/internal/http/kubernetes-pointer-fields.txt"
+# name, so decoders (KubernetesProtobuf#pointer) keep an empty string sent in one (a Lease's holderIdentity: "").
+pointers="$(cd "$(dirname "$0")/.." && pwd)/src/main/resources/io/podset/runtime/protobuf/kubernetes-pointer-fields.txt"
 mkdir -p "$(dirname "$pointers")"
 (cd "$api_dir" && find . -name types.go | sed 's|^\./||' | sort) | while read -r f; do
   awk -v pkg="k8s.io.api.$(dirname "$f" | tr / .)" '
@@ -44,4 +45,22 @@ inline="$(dirname "$pointers")/kubernetes-inline-fields.txt"
       print pkg "." s "." n
     }' "$api_dir/$f"
 done >"$inline"
+# The fields that are no Go pointer and omitempty in JSON, by proto full name (k8s.io/api and
+# meta/v1): the API server's JSON leaves their zero value out (hostPort: 0, stdin: false, name: ""),
+# its protobuf writes it; decoders of protobuf into JSON (KubernetesProtobuf#omitsZero) leave it out.
+omitempty="$(dirname "$pointers")/kubernetes-omitempty-fields.txt"
+machinery_dir="$(cd /tmp && go mod download -json "k8s.io/apimachinery@$version" | sed -n 's/.*"Dir": "\(.*\)",/\1/p')"
+omitempty_fields() { # proto package, types.go
+  awk -v pkg="$1" '
+    /^type [A-Za-z0-9]+ struct \{/ { s = $2 }
+    /^\t[A-Za-z0-9]+ +[^*\[m ][A-Za-z0-9.]* +`json:"[A-Za-z0-9]+,omitempty".*protobuf:"(varint|bytes),[0-9]+/ {
+      match($0, /name=[A-Za-z0-9]+/); print pkg "." s "." substr($0, RSTART + 5, RLENGTH - 5)
+    }' "$2"
+}
+{
+  (cd "$api_dir" && find . -name types.go | sed 's|^\./||' | sort) | while read -r f; do
+    omitempty_fields "k8s.io.api.$(dirname "$f" | tr / .)" "$api_dir/$f"
+  done
+  omitempty_fields k8s.io.apimachinery.pkg.apis.meta.v1 "$machinery_dir/pkg/apis/meta/v1/types.go"
+} >"$omitempty"
 echo "vendored Kubernetes $version protos into $out and its pointer and inline fields next to $pointers"

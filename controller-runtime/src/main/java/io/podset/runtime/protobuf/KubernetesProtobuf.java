@@ -1,4 +1,4 @@
-package io.podset.testkit.internal.codec;
+package io.podset.runtime.protobuf;
 
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileDescriptorSet;
@@ -16,17 +16,21 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The message types of the Kubernetes API's protobuf encoding, from the descriptor set the build
- * compiles out of the vendored {@code generated.proto} files (Kubernetes 1.34). Loaded on first
- * use: only clients that send protobuf (kubectl for built-in types) pay for it.
+ * compiles out of the vendored {@code generated.proto} files (Kubernetes 1.34), with what the
+ * descriptors do not say: which fields are Go pointers and which are embedded structs. Loaded on
+ * first use: only what speaks protobuf (informers of built-in kinds, the testkit's server reading
+ * kubectl's bodies) pays for it. Thread-safe.
  */
-public final class ProtobufSchemas {
+public final class KubernetesProtobuf {
 
   private static final String RESOURCE = "kubernetes-api.protoset";
   private static final String POINTERS = "kubernetes-pointer-fields.txt";
   private static final String INLINE = "kubernetes-inline-fields.txt";
+  private static final String OMITEMPTY = "kubernetes-omitempty-fields.txt";
   private static final String UNKNOWN = "k8s.io.apimachinery.pkg.runtime.Unknown";
   private static final int MAX_CACHED = 1024;
 
@@ -41,11 +45,15 @@ public final class ProtobufSchemas {
   private final Set<String> pointers;
   // Immutable after construction: full names of the fields embedded in their Go struct.
   private final Set<String> inline;
+  // Immutable after construction: full names of the fields whose zero value JSON leaves out.
+  private final Set<String> omitempty;
 
-  private ProtobufSchemas(List<FileDescriptor> files, Set<String> pointers, Set<String> inline) {
+  private KubernetesProtobuf(
+      List<FileDescriptor> files, Set<String> pointers, Set<String> inline, Set<String> omitempty) {
     this.pointers = pointers;
     this.inline = inline;
-    Descriptor envelope = null;
+    this.omitempty = omitempty;
+    @Nullable Descriptor envelope = null;
     for (FileDescriptor file : files) {
       String version = lastSegment(file.getPackage());
       for (Descriptor message : file.getMessageTypes()) {
@@ -64,11 +72,11 @@ public final class ProtobufSchemas {
   }
 
   private static final class Holder {
-    static final ProtobufSchemas INSTANCE = load();
+    static final KubernetesProtobuf INSTANCE = load();
   }
 
   /** The schemas, loaded once. */
-  public static ProtobufSchemas get() {
+  public static KubernetesProtobuf get() {
     return Holder.INSTANCE;
   }
 
@@ -76,7 +84,7 @@ public final class ProtobufSchemas {
    * Whether {@code field} is a pointer in the Go type ({@code *string} and friends), so a value
    * sent on the wire is set even when empty; other string fields cannot tell empty from unset.
    */
-  boolean pointer(FieldDescriptor field) {
+  public boolean pointer(FieldDescriptor field) {
     return pointers.contains(field.getFullName());
   }
 
@@ -88,8 +96,18 @@ public final class ProtobufSchemas {
     return inline.contains(field.getFullName());
   }
 
+  /**
+   * Whether the API server's JSON leaves {@code field} out when it holds its zero value ({@code
+   * ""}, 0, false): a field that is no Go pointer and is tagged {@code omitempty}. The protobuf
+   * encoding writes such a field whatever its value; a pointer's zero value is written in both, as
+   * set.
+   */
+  public boolean omitsZero(FieldDescriptor field) {
+    return omitempty.contains(field.getFullName());
+  }
+
   /** The envelope every Kubernetes protobuf body is wrapped in ({@code runtime.Unknown}). */
-  Descriptor envelope() {
+  public Descriptor envelope() {
     return unknown;
   }
 
@@ -98,7 +116,7 @@ public final class ProtobufSchemas {
    * such built-in type. Messages are found by version and kind; the group (its first label, {@code
    * core} for the legacy group) picks among same-named kinds such as core and events.k8s.io Event.
    */
-  public Descriptor message(String apiVersion, String kind) {
+  public @Nullable Descriptor message(String apiVersion, String kind) {
     String key = apiVersion + " " + kind;
     Optional<Descriptor> known = messages.get(key);
     if (known == null) {
@@ -138,9 +156,9 @@ public final class ProtobufSchemas {
     return protoPackage.substring(protoPackage.lastIndexOf('.') + 1);
   }
 
-  private static ProtobufSchemas load() {
+  private static KubernetesProtobuf load() {
     FileDescriptorSet set;
-    try (InputStream in = ProtobufSchemas.class.getResourceAsStream(RESOURCE)) {
+    try (InputStream in = KubernetesProtobuf.class.getResourceAsStream(RESOURCE)) {
       if (in == null) {
         throw new IllegalStateException(RESOURCE + " is not on the class path");
       }
@@ -162,12 +180,13 @@ public final class ProtobufSchemas {
         throw new IllegalStateException("invalid descriptor " + proto.getName(), e);
       }
     }
-    return new ProtobufSchemas(files, loadNames(POINTERS), loadNames(INLINE));
+    return new KubernetesProtobuf(
+        files, loadNames(POINTERS), loadNames(INLINE), loadNames(OMITEMPTY));
   }
 
   // Written by proto/vendor-k8s-protos.sh from the Go types of k8s.io/api, next to the protos.
   private static Set<String> loadNames(String resource) {
-    try (InputStream in = ProtobufSchemas.class.getResourceAsStream(resource)) {
+    try (InputStream in = KubernetesProtobuf.class.getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException(resource + " is not on the class path");
       }

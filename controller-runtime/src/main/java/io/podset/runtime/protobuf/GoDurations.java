@@ -1,4 +1,4 @@
-package io.podset.testkit.internal.codec;
+package io.podset.runtime.protobuf;
 
 import java.math.BigDecimal;
 
