@@ -11,14 +11,10 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.WireFormat;
-import io.podset.runtime.protobuf.GoDurations;
 import io.podset.runtime.protobuf.KubernetesProtobuf;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
@@ -46,12 +42,7 @@ final class ProtobufObjects {
   /** The prefix of every Kubernetes protobuf object. */
   static final byte[] MAGIC = {'k', '8', 's', 0};
 
-  private static final String META = "k8s.io.apimachinery.pkg.apis.meta.v1.";
   private static final String BUILT_IN_KINDS = "k8s.io.api.";
-  private static final DateTimeFormatter SECONDS =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
-  private static final DateTimeFormatter MICROS =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
   private final ObjectMapper mapper;
   private final KubernetesProtobuf schema;
@@ -86,11 +77,7 @@ final class ProtobufObjects {
   private void writeObject(
       byte[] bytes, int offset, int length, TokenFilter filter, TokenBuffer out)
       throws IOException {
-    if (length < MAGIC.length
-        || bytes[offset] != 'k'
-        || bytes[offset + 1] != '8'
-        || bytes[offset + 2] != 's'
-        || bytes[offset + 3] != 0) {
+    if (length < MAGIC.length || !Arrays.equals(bytes, offset, offset + 4, MAGIC, 0, 4)) {
       throw new IOException("not a Kubernetes protobuf object: no \"k8s\\x00\" prefix");
     }
     String apiVersion = "";
@@ -142,60 +129,57 @@ final class ProtobufObjects {
     out.writeEndObject();
   }
 
-  /**
-   * One kept field's value on the wire: a varint (or fixed) value, or the bounds of a
-   * length-delimited one.
-   */
-  private record Span(
-      FieldDescriptor field, TokenFilter filter, int wireType, long value, int start, int length) {}
-
   /** Writes the fields {@code filter} keeps of a {@code type} message, into the open object. */
   private void writeFields(
       Descriptor type, byte[] bytes, int offset, int length, TokenFilter filter, TokenBuffer out)
       throws IOException {
-    List<Span> kept = keptFields(type, bytes, offset, length, filter);
+    List<@Nullable WireValue> kept = keptFields(type, bytes, offset, length, filter);
     for (int i = 0; i < kept.size(); i++) {
-      Span first = kept.get(i);
+      WireValue first = kept.get(i);
       if (first == null) {
-        continue; // written with an earlier span of its field
+        continue; // written with an earlier value of its field
       }
       FieldDescriptor field = first.field();
       if (schema.inline(field)) {
         writeFields(field.getMessageType(), bytes, first.start(), first.length(), filter, out);
       } else if (field.isRepeated()) {
-        List<Span> all = new ArrayList<>();
+        // Go writes a list's elements one after the other; gathered anyway, as protobuf allows.
+        List<WireValue> all = new ArrayList<>();
         for (int j = i; j < kept.size(); j++) {
-          Span s = kept.get(j);
-          if (s != null && s.field() == field) {
-            all.add(s);
+          WireValue v = kept.get(j);
+          if (v != null && v.field() == field) {
+            all.add(v);
             kept.set(j, null);
           }
         }
-        out.writeFieldName(jsonName(field));
+        out.writeFieldName(field.getName());
         if (field.isMapField()) {
           writeMap(field, all, bytes, out);
         } else {
-          writeList(field, all, bytes, out);
+          writeList(all, bytes, out);
         }
       } else if (!omitted(first, bytes)) {
-        out.writeFieldName(jsonName(field));
+        out.writeFieldName(field.getName());
         writeValue(first, bytes, out);
       }
     }
   }
 
-  /** The spans of the fields {@code filter} keeps, in wire order; the others skipped. */
-  private List<@Nullable Span> keptFields(
+  /**
+   * The values of the fields {@code filter} keeps, in wire order (an embedded struct's through the
+   * same filter); the others skipped, as are fields the schema does not know.
+   */
+  private List<@Nullable WireValue> keptFields(
       Descriptor type, byte[] bytes, int offset, int length, TokenFilter filter)
       throws IOException {
-    List<@Nullable Span> kept = new ArrayList<>();
+    List<@Nullable WireValue> kept = new ArrayList<>();
     CodedInputStream in = CodedInputStream.newInstance(bytes, offset, length);
     for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
       FieldDescriptor field = type.findFieldByNumber(WireFormat.getTagFieldNumber(tag));
       TokenFilter child =
           field == null
               ? null
-              : schema.inline(field) ? filter : filter.includeProperty(jsonName(field));
+              : schema.inline(field) ? filter : filter.includeProperty(field.getName());
       if (child == null) {
         in.skipField(tag);
         continue;
@@ -203,14 +187,14 @@ final class ProtobufObjects {
       int wireType = WireFormat.getTagWireType(tag);
       switch (wireType) {
         case WireFormat.WIRETYPE_VARINT ->
-            kept.add(new Span(field, child, wireType, in.readRawVarint64(), 0, 0));
+            kept.add(WireValue.number(field, child, wireType, in.readRawVarint64()));
         case WireFormat.WIRETYPE_FIXED64 ->
-            kept.add(new Span(field, child, wireType, in.readRawLittleEndian64(), 0, 0));
+            kept.add(WireValue.number(field, child, wireType, in.readRawLittleEndian64()));
         case WireFormat.WIRETYPE_FIXED32 ->
-            kept.add(new Span(field, child, wireType, in.readRawLittleEndian32(), 0, 0));
+            kept.add(WireValue.number(field, child, wireType, in.readRawLittleEndian32()));
         case WireFormat.WIRETYPE_LENGTH_DELIMITED -> {
           int size = in.readRawVarint32();
-          kept.add(new Span(field, child, wireType, 0, offset + in.getTotalBytesRead(), size));
+          kept.add(WireValue.delimited(field, child, offset + in.getTotalBytesRead(), size));
           in.skipRawBytes(size);
         }
         default -> in.skipField(tag);
@@ -219,70 +203,50 @@ final class ProtobufObjects {
     return kept;
   }
 
-  private void writeList(FieldDescriptor field, List<Span> spans, byte[] bytes, TokenBuffer out)
-      throws IOException {
+  /** A list: the elements its filter keeps, each kept even when empty (a list's length is data). */
+  private void writeList(List<WireValue> values, byte[] bytes, TokenBuffer out) throws IOException {
     out.writeStartArray();
     int index = 0;
-    for (Span span : spans) {
-      if (span.wireType() == WireFormat.WIRETYPE_LENGTH_DELIMITED
-          && field.getJavaType() != FieldDescriptor.JavaType.STRING
-          && field.getJavaType() != FieldDescriptor.JavaType.BYTE_STRING
-          && field.getJavaType() != FieldDescriptor.JavaType.MESSAGE) {
-        index = writePacked(field, span, bytes, index, out);
+    for (WireValue value : values) {
+      if (value.isDelimited() && isNumber(value.field())) { // packed numbers: not Go's, but valid
+        CodedInputStream in = CodedInputStream.newInstance(bytes, value.start(), value.length());
+        while (!in.isAtEnd()) {
+          long number = in.readRawVarint64();
+          if (elementFilter(value.filter(), index++) != null) {
+            writeNumber(value.field(), number, out);
+          }
+        }
         continue;
       }
-      TokenFilter element = elementFilter(span.filter(), index++);
+      TokenFilter element = elementFilter(value.filter(), index++);
       if (element != null) {
-        writeElement(
-            new Span(field, element, span.wireType(), span.value(), span.start(), span.length()),
-            bytes,
-            out);
+        writeElement(value.withFilter(element), bytes, out);
       }
     }
     out.writeEndArray();
   }
 
-  /** Numbers of a packed repeated field, one span holding them all. */
-  private int writePacked(
-      FieldDescriptor field, Span span, byte[] bytes, int index, TokenBuffer out)
-      throws IOException {
-    CodedInputStream in = CodedInputStream.newInstance(bytes, span.start(), span.length());
-    while (!in.isAtEnd()) {
-      long value =
-          switch (field.getJavaType()) {
-            case DOUBLE, LONG ->
-                field.getType() == FieldDescriptor.Type.DOUBLE
-                        || field.getType() == FieldDescriptor.Type.FIXED64
-                    ? in.readRawLittleEndian64()
-                    : in.readRawVarint64();
-            case FLOAT, INT ->
-                field.getType() == FieldDescriptor.Type.FLOAT
-                        || field.getType() == FieldDescriptor.Type.FIXED32
-                    ? in.readRawLittleEndian32()
-                    : in.readRawVarint64();
-            default -> in.readRawVarint64();
-          };
-      if (elementFilter(span.filter(), index++) != null) {
-        writeScalar(field, value, out);
-      }
-    }
-    return index;
+  private static boolean isNumber(FieldDescriptor field) {
+    return switch (field.getJavaType()) {
+      case INT, LONG, BOOLEAN, ENUM -> true;
+      default -> false;
+    };
   }
 
   private static @Nullable TokenFilter elementFilter(TokenFilter list, int index) {
     return list == TokenFilter.INCLUDE_ALL ? list : list.includeElement(index);
   }
 
-  /** A map field: its entries (key 1, value 2) whose keys the filter keeps, as a JSON object. */
-  private void writeMap(FieldDescriptor field, List<Span> entries, byte[] bytes, TokenBuffer out)
+  /** A map: its entries (key 1, value 2) whose keys the filter keeps, as a JSON object. */
+  private void writeMap(
+      FieldDescriptor field, List<WireValue> entries, byte[] bytes, TokenBuffer out)
       throws IOException {
-    Descriptor entry = field.getMessageType();
-    FieldDescriptor valueField = entry.findFieldByNumber(2);
+    FieldDescriptor valueField = field.getMessageType().findFieldByNumber(2);
     out.writeStartObject();
-    for (Span span : entries) {
+    for (WireValue entry : entries) {
       String key = "";
-      Span value = null;
-      CodedInputStream in = CodedInputStream.newInstance(bytes, span.start(), span.length());
+      WireValue value = null;
+      CodedInputStream in = CodedInputStream.newInstance(bytes, entry.start(), entry.length());
       for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
         int number = WireFormat.getTagFieldNumber(tag);
         int wireType = WireFormat.getTagWireType(tag);
@@ -291,24 +255,19 @@ final class ProtobufObjects {
         } else if (number == 2 && wireType == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
           int size = in.readRawVarint32();
           value =
-              new Span(
-                  valueField,
-                  span.filter(),
-                  wireType,
-                  0,
-                  span.start() + in.getTotalBytesRead(),
-                  size);
+              WireValue.delimited(
+                  valueField, entry.filter(), entry.start() + in.getTotalBytesRead(), size);
           in.skipRawBytes(size);
         } else if (number == 2 && wireType == WireFormat.WIRETYPE_VARINT) {
-          value = new Span(valueField, span.filter(), wireType, in.readRawVarint64(), 0, 0);
+          value = WireValue.number(valueField, entry.filter(), wireType, in.readRawVarint64());
         } else {
           in.skipField(tag);
         }
       }
       TokenFilter kept =
-          span.filter() == TokenFilter.INCLUDE_ALL
-              ? span.filter()
-              : span.filter().includeProperty(key);
+          entry.filter() == TokenFilter.INCLUDE_ALL
+              ? entry.filter()
+              : entry.filter().includeProperty(key);
       if (kept == null) {
         continue;
       }
@@ -316,22 +275,18 @@ final class ProtobufObjects {
       if (value == null) {
         writeEmpty(valueField, out);
       } else {
-        writeElement(
-            new Span(
-                valueField, kept, value.wireType(), value.value(), value.start(), value.length()),
-            bytes,
-            out);
+        writeElement(value.withFilter(kept), bytes, out);
       }
     }
     out.writeEndObject();
   }
 
-  /** An element of a list or a map's value: kept even when empty (a list's length is data). */
-  private void writeElement(Span span, byte[] bytes, TokenBuffer out) throws IOException {
-    if (omitted(span, bytes)) {
-      writeEmpty(span.field(), out);
+  /** An element of a list or a map's value: written even when JSON would leave it out. */
+  private void writeElement(WireValue value, byte[] bytes, TokenBuffer out) throws IOException {
+    if (omitted(value, bytes)) {
+      writeEmpty(value.field(), out);
     } else {
-      writeValue(span, bytes, out);
+      writeValue(value, bytes, out);
     }
   }
 
@@ -344,175 +299,83 @@ final class ProtobufObjects {
   }
 
   /**
-   * Whether the JSON encoding leaves this field out: the zero value of a field tagged {@code
-   * omitempty} that is no Go pointer (see {@link KubernetesProtobuf#omitsZero}), the zero time,
-   * empty embedded JSON.
+   * Whether the JSON encoding leaves this value out: the zero value of a field tagged {@code
+   * omitempty} that is no Go pointer (see {@link KubernetesProtobuf#omitsZero}), the zero time, no
+   * embedded JSON.
    */
-  private boolean omitted(Span span, byte[] bytes) throws IOException {
-    FieldDescriptor field = span.field();
+  private boolean omitted(WireValue value, byte[] bytes) throws IOException {
+    FieldDescriptor field = value.field();
     return switch (field.getJavaType()) {
-      case STRING, BYTE_STRING -> span.length() == 0 && schema.omitsZero(field);
-      case BOOLEAN, INT, LONG -> span.value() == 0 && schema.omitsZero(field);
-      case MESSAGE -> {
-        String type = field.getMessageType().getFullName();
-        if (type.equals(META + "Time") || type.equals(META + "MicroTime")) {
-          yield span.length() == 0 || timeAt(bytes, span) == null;
-        }
-        yield span.length() == 0 && isEmbeddedJson(type);
-      }
+      case STRING, BYTE_STRING -> value.length() == 0 && schema.omitsZero(field);
+      case BOOLEAN, INT, LONG -> value.number() == 0 && schema.omitsZero(field);
+      case MESSAGE -> KubernetesJsonForms.isOmitted(value, bytes);
       default -> false;
     };
   }
 
-  private void writeValue(Span span, byte[] bytes, TokenBuffer out) throws IOException {
-    FieldDescriptor field = span.field();
+  private void writeValue(WireValue value, byte[] bytes, TokenBuffer out) throws IOException {
+    FieldDescriptor field = value.field();
     switch (field.getJavaType()) {
-      case STRING -> out.writeString(string(bytes, span.start(), span.length()));
+      case STRING -> out.writeString(value.text(bytes));
       case BYTE_STRING ->
           out.writeString(
               Base64.getEncoder()
                   .encodeToString(
-                      java.util.Arrays.copyOfRange(
-                          bytes, span.start(), span.start() + span.length())));
-      case MESSAGE -> writeMessage(span, bytes, out);
-      default -> writeScalar(field, span.value(), out);
+                      Arrays.copyOfRange(bytes, value.start(), value.start() + value.length())));
+      case MESSAGE -> writeMessage(value, bytes, out);
+      default -> writeNumber(field, value.number(), out);
     }
   }
 
-  private static void writeScalar(FieldDescriptor field, long value, TokenBuffer out)
+  private static void writeNumber(FieldDescriptor field, long number, TokenBuffer out)
       throws IOException {
     switch (field.getJavaType()) {
-      case BOOLEAN -> out.writeBoolean(value != 0);
-      case INT -> out.writeNumber((int) value);
-      case LONG -> out.writeNumber(value);
-      case FLOAT -> out.writeNumber(Float.intBitsToFloat((int) value));
-      case DOUBLE -> out.writeNumber(Double.longBitsToDouble(value));
+      case BOOLEAN -> out.writeBoolean(number != 0);
+      case INT -> out.writeNumber((int) number);
+      case LONG -> out.writeNumber(number);
+      case FLOAT -> out.writeNumber(Float.intBitsToFloat((int) number));
+      case DOUBLE -> out.writeNumber(Double.longBitsToDouble(number));
       case ENUM -> {
-        var constant = field.getEnumType().findValueByNumber((int) value);
-        out.writeString(constant == null ? Long.toString(value) : constant.getName());
+        var constant = field.getEnumType().findValueByNumber((int) number);
+        out.writeString(constant == null ? Long.toString(number) : constant.getName());
       }
       default -> throw new IOException(field.getFullName() + ": a number where none belongs");
     }
   }
 
-  /** A message value: the types whose JSON is not their fields, else an object of its fields. */
-  private void writeMessage(Span span, byte[] bytes, TokenBuffer out) throws IOException {
-    Descriptor type = span.field().getMessageType();
-    String name = type.getFullName();
-    switch (name) {
-      case META + "Time", META + "MicroTime" -> {
-        Instant at = timeAt(bytes, span);
-        if (at == null) {
-          out.writeNull();
-        } else {
-          out.writeString((name.endsWith("MicroTime") ? MICROS : SECONDS).format(at));
-        }
-      }
-      case META + "Duration" -> out.writeString(GoDurations.format(varint(bytes, span, 1)));
-      case "k8s.io.apimachinery.pkg.api.resource.Quantity" ->
-          out.writeString(stringField(bytes, span, 1));
-      case "k8s.io.apimachinery.pkg.util.intstr.IntOrString" -> {
-        if (varint(bytes, span, 1) == 1) {
-          out.writeString(stringField(bytes, span, 3));
-        } else {
-          out.writeNumber((int) varint(bytes, span, 2));
-        }
-      }
-      case "k8s.io.apimachinery.pkg.runtime.RawExtension", META + "FieldsV1" ->
-          writeEmbedded(bytes, span, out);
-      default -> {
-        out.writeStartObject();
-        writeFields(type, bytes, span.start(), span.length(), span.filter(), out);
-        out.writeEndObject();
-      }
+  /** A message: its JSON form if its type has one, embedded JSON, else an object of its fields. */
+  private void writeMessage(WireValue value, byte[] bytes, TokenBuffer out) throws IOException {
+    Descriptor type = value.field().getMessageType();
+    if (KubernetesJsonForms.isEmbeddedJson(type.getFullName())) {
+      writeEmbedded(value, bytes, out);
+    } else if (!KubernetesJsonForms.write(value, bytes, out)) {
+      out.writeStartObject();
+      writeFields(type, bytes, value.start(), value.length(), value.filter(), out);
+      out.writeEndObject();
     }
   }
 
-  private static boolean isEmbeddedJson(String type) {
-    return type.equals("k8s.io.apimachinery.pkg.runtime.RawExtension")
-        || type.equals(META + "FieldsV1");
-  }
-
-  /** The JSON (or nested protobuf object) carried in field 1's bytes, through the span's filter. */
-  private void writeEmbedded(byte[] bytes, Span span, TokenBuffer out) throws IOException {
-    int[] raw = bytesField(bytes, span, 1);
+  /**
+   * The JSON (or nested protobuf object) carried in field 1's bytes, through the value's filter.
+   */
+  private void writeEmbedded(WireValue value, byte[] bytes, TokenBuffer out) throws IOException {
+    int[] raw = value.bytesField(bytes, 1);
     if (raw == null || raw[1] == 0) {
       out.writeNull();
       return;
     }
-    if (raw[1] >= MAGIC.length && bytes[raw[0]] == 'k' && bytes[raw[0] + 3] == 0) {
-      writeObject(bytes, raw[0], raw[1], span.filter(), out);
+    if (raw[1] >= MAGIC.length && Arrays.equals(bytes, raw[0], raw[0] + 4, MAGIC, 0, 4)) {
+      writeObject(bytes, raw[0], raw[1], value.filter(), out);
       return;
     }
     try (JsonParser json = mapper.createParser(bytes, raw[0], raw[1])) {
       JsonParser filtered =
-          span.filter() == TokenFilter.INCLUDE_ALL
+          value.filter() == TokenFilter.INCLUDE_ALL
               ? json
               : new FilteringParserDelegate(
-                  json, span.filter(), Inclusion.INCLUDE_ALL_AND_PATH, true);
+                  json, value.filter(), Inclusion.INCLUDE_ALL_AND_PATH, true);
       filtered.nextToken();
       out.copyCurrentStructure(filtered);
     }
-  }
-
-  /** The time of a {@code Time} or {@code MicroTime} message, or null for Go's zero time. */
-  private static @Nullable Instant timeAt(byte[] bytes, Span span) throws IOException {
-    long seconds = 0;
-    long nanos = 0;
-    CodedInputStream in = CodedInputStream.newInstance(bytes, span.start(), span.length());
-    for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
-      switch (WireFormat.getTagFieldNumber(tag)) {
-        case 1 -> seconds = in.readRawVarint64();
-        case 2 -> nanos = in.readRawVarint64();
-        default -> in.skipField(tag);
-      }
-    }
-    return seconds == 0 && nanos == 0 ? null : Instant.ofEpochSecond(seconds, nanos);
-  }
-
-  private static long varint(byte[] bytes, Span span, int number) throws IOException {
-    CodedInputStream in = CodedInputStream.newInstance(bytes, span.start(), span.length());
-    long value = 0;
-    for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
-      if (WireFormat.getTagFieldNumber(tag) == number
-          && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_VARINT) {
-        value = in.readRawVarint64();
-      } else {
-        in.skipField(tag);
-      }
-    }
-    return value;
-  }
-
-  private static String stringField(byte[] bytes, Span span, int number) throws IOException {
-    int[] at = bytesField(bytes, span, number);
-    return at == null ? "" : string(bytes, at[0], at[1]);
-  }
-
-  /** Where field {@code number}'s bytes lie ({start, length}), or null if absent. */
-  private static int @Nullable [] bytesField(byte[] bytes, Span span, int number)
-      throws IOException {
-    CodedInputStream in = CodedInputStream.newInstance(bytes, span.start(), span.length());
-    int[] at = null;
-    for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
-      if (WireFormat.getTagFieldNumber(tag) == number
-          && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
-        int size = in.readRawVarint32();
-        at = new int[] {span.start() + in.getTotalBytesRead(), size};
-        in.skipRawBytes(size);
-      } else {
-        in.skipField(tag);
-      }
-    }
-    return at;
-  }
-
-  private static String string(byte[] bytes, int start, int length) {
-    return new String(bytes, start, length, StandardCharsets.UTF_8);
-  }
-
-  /** The proto field names are the JSON names in the kinds of {@code k8s.io/api}. */
-  private static String jsonName(FieldDescriptor field) {
-    return field.getName();
   }
 }
