@@ -14,12 +14,15 @@ import io.podset.benchmarks.server.Pods;
 import io.podset.operator.PodSetController;
 import io.podset.runtime.informer.InformerOptions;
 import io.podset.runtime.informer.ListerWatchers;
+import io.podset.runtime.informer.ProtobufEncoding;
 import io.podset.runtime.informer.transport.ListPage;
 import io.podset.runtime.informer.transport.ListRequest;
 import io.podset.runtime.informer.transport.ListerWatcher;
 import io.podset.runtime.informer.transport.WatchEvent;
 import io.podset.runtime.informer.transport.WatchListener;
 import io.podset.runtime.informer.transport.WatchRequest;
+import io.podset.runtime.informer.transport.WatchTransport;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -35,11 +38,12 @@ import java.util.function.UnaryOperator;
 
 /**
  * What decoding and projecting one pod costs the operator's pod informer ({@code operator}: its
- * projection as the transform) and the same projection hidden from the transport ({@code hidden}: a
- * transform that is not a projection, so pods decode whole): bytes allocated and CPU time per pod,
- * on the thread that decodes, for a list page and for watch events over the HTTP stream, served
- * from memory by a loopback server in this JVM. Allocated bytes are a count that holds on any
- * machine; CPU time only on a quiet one.
+ * projection as the transform, watching in JSON; {@code protobuf}: the same, watching in
+ * kube-apiserver's protobuf, as it does a real API server) and the same projection hidden from the
+ * transport ({@code hidden}: a transform that is not a projection, so pods decode whole, JSON):
+ * bytes allocated and CPU time per pod, on the thread that decodes, for a list page (always JSON)
+ * and for watch events over the HTTP stream, served from memory by a loopback server in this JVM.
+ * Allocated bytes are a count that holds on any machine; CPU time only on a quiet one.
  *
  * <pre>{@code
  * ./mvnw -B -q -pl benchmarks -am package -DskipTests
@@ -53,15 +57,18 @@ public final class ProjectedDecode {
       (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
 
   private final byte[] list;
   private final byte[] watch;
+  private final byte[] protobufWatch;
   private final int pods;
 
   private ProjectedDecode(int pods) throws IOException {
     this.pods = pods;
     StringBuilder items = new StringBuilder();
     StringBuilder events = new StringBuilder();
+    ByteArrayOutputStream frames = new ByteArrayOutputStream();
     for (int i = 0; i < pods; i++) {
       String pod = Pods.json(i, Pods.namespace(i, 10), "5f0c2b9e-3d41-4a8e-9c55-0a1b2c3d4e5f");
       // Compact, as an API server writes it, with a resourceVersion of its own.
@@ -70,7 +77,9 @@ public final class ProjectedDecode {
       String line = JSON.writeValueAsString(tree);
       items.append(i == 0 ? "" : ",").append(line);
       events.append("{\"type\":\"MODIFIED\",\"object\":").append(line).append("}\n");
+      frames.writeBytes(ProtobufEncoding.watchFrame("MODIFIED", tree));
     }
+    this.protobufWatch = frames.toByteArray();
     this.list =
         ("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"1\"},"
                 + "\"items\":["
@@ -102,13 +111,20 @@ public final class ProjectedDecode {
             .build()) {
       UnaryOperator<HasMetadata> projection = PodSetController.podTransform();
       Map<String, UnaryOperator<HasMetadata>> variants =
-          Map.of("hidden", projection::apply, "operator", projection);
-      System.out.printf("pods per round: %d, JSON per pod: %d B%n", pods, list.length / pods);
-      for (String name : new String[] {"hidden", "operator", "hidden", "operator"}) {
+          Map.of("hidden", projection::apply, "operator", projection, "protobuf", projection);
+      System.out.printf(
+          "pods per round: %d, JSON per pod: %d B, protobuf per pod: %d B%n",
+          pods, list.length / pods, protobufWatch.length / pods);
+      for (String name :
+          new String[] {"hidden", "operator", "protobuf", "hidden", "operator", "protobuf"}) {
         UnaryOperator<HasMetadata> transform = variants.get(name);
+        WatchTransport transport =
+            name.equals("protobuf") ? WatchTransport.HTTP_STREAM : WatchTransport.HTTP_STREAM_JSON;
         ListerWatcher<Pod> lw =
             ListerWatchers.forResource(
-                client, Pod.class, InformerOptions.builder().transform(transform).build());
+                client,
+                Pod.class,
+                InformerOptions.builder().transform(transform).watchTransport(transport).build());
         long[] listCost = new long[2];
         long[] watchCost = new long[2];
         for (int r = 0; r < rounds * 2; r++) {
@@ -199,8 +215,13 @@ public final class ProjectedDecode {
 
   private void handle(HttpExchange exchange) throws IOException {
     String query = exchange.getRequestURI().getRawQuery();
-    byte[] body = query != null && query.contains("watch=true") ? watch : list;
-    exchange.getResponseHeaders().add("Content-Type", "application/json");
+    String accept = exchange.getRequestHeaders().getFirst("Accept");
+    boolean isWatch = query != null && query.contains("watch=true");
+    boolean protobuf = isWatch && accept != null && accept.startsWith(PROTOBUF);
+    byte[] body = protobuf ? protobufWatch : isWatch ? watch : list;
+    exchange
+        .getResponseHeaders()
+        .add("Content-Type", protobuf ? PROTOBUF + ";stream=watch" : "application/json");
     exchange.sendResponseHeaders(200, body.length);
     exchange.getResponseBody().write(body);
     exchange.close();

@@ -22,9 +22,9 @@ import java.util.Set;
  * The Kubernetes protobuf encoding of JSON objects, as the API server writes it, for tests: every
  * JSON field must have its proto field (else the encoding fails, so a test cannot silently lose
  * one), and the zero values JSON leaves out of fields that are no pointer are written, as Go's
- * generated code does.
+ * generated code does. In controller-runtime's test jar, for the benchmarks.
  */
-final class ProtobufEncoding {
+public final class ProtobufEncoding {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final KubernetesProtobuf SCHEMA = KubernetesProtobuf.get();
@@ -33,7 +33,7 @@ final class ProtobufEncoding {
   private ProtobufEncoding() {}
 
   /** {@code k8s\0} and a {@code runtime.Unknown} around the object's message. */
-  static byte[] object(ObjectNode json) {
+  public static byte[] object(ObjectNode json) {
     String apiVersion = json.path("apiVersion").asText();
     String kind = json.path("kind").asText();
     Descriptor type = SCHEMA.message(apiVersion, kind);
@@ -62,7 +62,7 @@ final class ProtobufEncoding {
   }
 
   /** One frame of a protobuf watch body: a {@code meta/v1.WatchEvent} after its length. */
-  static byte[] watchFrame(String type, ObjectNode object) {
+  public static byte[] watchFrame(String type, ObjectNode object) {
     Descriptor event = SCHEMA.message("meta.k8s.io/v1", "WatchEvent");
     Descriptor raw = event.findFieldByName("object").getMessageType();
     byte[] bytes =
@@ -84,7 +84,7 @@ final class ProtobufEncoding {
     return out.toByteArray();
   }
 
-  static ObjectNode parse(String json) {
+  public static ObjectNode parse(String json) {
     try {
       return (ObjectNode) JSON.readTree(json);
     } catch (IOException e) {
