@@ -1,27 +1,22 @@
 package io.podset.runtime.informer.transport;
 
 import com.fasterxml.jackson.databind.util.TokenBuffer;
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.WireFormat;
 import io.podset.runtime.protobuf.GoDurations;
 import java.io.IOException;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Kubernetes protobuf messages whose JSON is not an object of their fields: times, durations,
- * quantities and int-or-strings are JSON strings or numbers, and two messages carry embedded JSON.
+ * The Kubernetes protobuf messages whose JSON is a string or a number, not an object of their
+ * fields: times, durations, quantities and int-or-strings ({@link MessagePlan.Form}).
  */
 final class KubernetesJsonForms {
 
-  private static final String META = "k8s.io.apimachinery.pkg.apis.meta.v1.";
-  private static final String TIME = META + "Time";
-  private static final String MICRO_TIME = META + "MicroTime";
-  private static final String DURATION = META + "Duration";
-  private static final String QUANTITY = "k8s.io.apimachinery.pkg.api.resource.Quantity";
-  private static final String INT_OR_STRING = "k8s.io.apimachinery.pkg.util.intstr.IntOrString";
-  private static final String RAW_EXTENSION = "k8s.io.apimachinery.pkg.runtime.RawExtension";
-  private static final String FIELDS_V1 = META + "FieldsV1";
   private static final DateTimeFormatter SECONDS =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
   private static final DateTimeFormatter MICROS =
@@ -29,58 +24,101 @@ final class KubernetesJsonForms {
 
   private KubernetesJsonForms() {}
 
-  /** Whether messages of {@code type} (a full name) carry JSON in their field 1's bytes. */
-  static boolean isEmbeddedJson(String type) {
-    return type.equals(RAW_EXTENSION) || type.equals(FIELDS_V1);
-  }
-
-  /**
-   * Whether {@code value}, a message, is what JSON leaves out: Go's zero time, no embedded JSON.
-   */
+  /** Whether {@code value} is what JSON leaves out: Go's zero time, no embedded JSON. */
   static boolean isOmitted(WireValue value, byte[] bytes) throws IOException {
-    String type = value.field().getMessageType().getFullName();
-    if (type.equals(TIME) || type.equals(MICRO_TIME)) {
-      return time(value, bytes) == null;
-    }
-    return value.length() == 0 && isEmbeddedJson(type);
+    return switch (value.field().form()) {
+      case TIME, MICRO_TIME -> time(value, bytes) == null;
+      case EMBEDDED_JSON -> value.length() == 0;
+      default -> false;
+    };
   }
 
   /**
-   * Writes {@code value}, a message, as its JSON string or number if its type has one.
-   *
-   * @return false if its type's JSON is an object of its fields (nothing written)
+   * Writes {@code value}, of a time, duration, quantity or int-or-string, as its JSON string or
+   * number.
    */
-  static boolean write(WireValue value, byte[] bytes, TokenBuffer out) throws IOException {
-    String type = value.field().getMessageType().getFullName();
-    switch (type) {
+  static void write(WireValue value, byte[] bytes, TokenBuffer out) throws IOException {
+    switch (value.field().form()) {
       case TIME, MICRO_TIME -> {
         Instant at = time(value, bytes);
         if (at == null) {
           out.writeNull();
         } else {
-          out.writeString((type.equals(MICRO_TIME) ? MICROS : SECONDS).format(at));
+          out.writeString(rfc3339(at, value.field().form() == MessagePlan.Form.MICRO_TIME));
         }
       }
       case DURATION -> out.writeString(GoDurations.format(value.varintField(bytes, 1)));
       case QUANTITY -> out.writeString(value.textField(bytes, 1));
-      case INT_OR_STRING -> {
-        if (value.varintField(bytes, 1) == 1) {
-          out.writeString(value.textField(bytes, 3));
-        } else {
-          out.writeNumber((int) value.varintField(bytes, 2));
-        }
-      }
-      default -> {
-        return false;
+      case INT_OR_STRING -> writeIntOrString(value, bytes, out);
+      default ->
+          throw new IllegalArgumentException(
+              value.field().name() + " has no string or number form");
+    }
+  }
+
+  // IntOrString: type 1 (0 int, 1 string), intVal 2, strVal 3.
+  private static void writeIntOrString(WireValue value, byte[] bytes, TokenBuffer out)
+      throws IOException {
+    long type = 0;
+    int number = 0;
+    String text = "";
+    CodedInputStream in = CodedInputStream.newInstance(bytes, value.start(), value.length());
+    for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+      switch (WireFormat.getTagFieldNumber(tag)) {
+        case 1 -> type = in.readRawVarint64();
+        case 2 -> number = (int) in.readRawVarint64();
+        case 3 -> text = in.readStringRequireUtf8();
+        default -> in.skipField(tag);
       }
     }
-    return true;
+    if (type == 1) {
+      out.writeString(text);
+    } else {
+      out.writeNumber(number);
+    }
+  }
+
+  /**
+   * {@code at} as Kubernetes writes times: RFC 3339 in UTC to the second ({@code
+   * 2026-12-07T10:00:00Z}), or to the microsecond for a {@code MicroTime}. By hand: a {@link
+   * java.time.format.DateTimeFormatter} costs several objects per time, and pods carry many.
+   */
+  static String rfc3339(Instant at, boolean micros) {
+    LocalDateTime t = LocalDateTime.ofEpochSecond(at.getEpochSecond(), 0, ZoneOffset.UTC);
+    StringBuilder sb = new StringBuilder(micros ? 27 : 20);
+    int year = t.getYear();
+    if (year < 1000 || year > 9999) {
+      return (micros ? MICROS : SECONDS).format(at); // beyond four digits: the formatter's rules
+    }
+    sb.append(year);
+    two(sb.append('-'), t.getMonthValue());
+    two(sb.append('-'), t.getDayOfMonth());
+    two(sb.append('T'), t.getHour());
+    two(sb.append(':'), t.getMinute());
+    two(sb.append(':'), t.getSecond());
+    if (micros) {
+      String fraction = Integer.toString(1_000_000 + at.getNano() / 1000);
+      sb.append('.').append(fraction, 1, 7);
+    }
+    return sb.append('Z').toString();
+  }
+
+  private static void two(StringBuilder sb, int value) {
+    sb.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
   }
 
   /** The time of a {@code Time} or {@code MicroTime} message, or null for Go's zero time. */
   private static @Nullable Instant time(WireValue value, byte[] bytes) throws IOException {
-    long seconds = value.varintField(bytes, 1);
-    long nanos = value.varintField(bytes, 2);
+    long seconds = 0;
+    long nanos = 0;
+    CodedInputStream in = CodedInputStream.newInstance(bytes, value.start(), value.length());
+    for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+      switch (WireFormat.getTagFieldNumber(tag)) {
+        case 1 -> seconds = in.readRawVarint64();
+        case 2 -> nanos = in.readRawVarint64();
+        default -> in.skipField(tag);
+      }
+    }
     return seconds == 0 && nanos == 0 ? null : Instant.ofEpochSecond(seconds, nanos);
   }
 }

@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.Descriptors.Descriptor;
-import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.WireFormat;
 import io.podset.runtime.protobuf.KubernetesProtobuf;
 import java.io.IOException;
@@ -125,24 +124,24 @@ final class ProtobufObjects {
     if (filter.includeProperty("kind") != null) {
       out.writeStringField("kind", kind);
     }
-    writeFields(type, bytes, rawStart, rawLength, filter, out);
+    writeFields(MessagePlan.of(type, schema), bytes, rawStart, rawLength, filter, out);
     out.writeEndObject();
   }
 
-  /** Writes the fields {@code filter} keeps of a {@code type} message, into the open object. */
+  /** Writes the fields {@code filter} keeps of a message, into the open object. */
   private void writeFields(
-      Descriptor type, byte[] bytes, int offset, int length, TokenFilter filter, TokenBuffer out)
+      MessagePlan plan, byte[] bytes, int offset, int length, TokenFilter filter, TokenBuffer out)
       throws IOException {
-    List<@Nullable WireValue> kept = keptFields(type, bytes, offset, length, filter);
+    List<@Nullable WireValue> kept = keptFields(plan, bytes, offset, length, filter);
     for (int i = 0; i < kept.size(); i++) {
       WireValue first = kept.get(i);
       if (first == null) {
         continue; // written with an earlier value of its field
       }
-      FieldDescriptor field = first.field();
-      if (schema.inline(field)) {
-        writeFields(field.getMessageType(), bytes, first.start(), first.length(), filter, out);
-      } else if (field.isRepeated()) {
+      MessagePlan.Field field = first.field();
+      if (field.inline()) {
+        writeFields(plan.messagePlan(field), bytes, first.start(), first.length(), filter, out);
+      } else if (field.descriptor().isRepeated()) {
         // Go writes a list's elements one after the other; gathered anyway, as protobuf allows.
         List<WireValue> all = new ArrayList<>();
         for (int j = i; j < kept.size(); j++) {
@@ -152,15 +151,15 @@ final class ProtobufObjects {
             kept.set(j, null);
           }
         }
-        out.writeFieldName(field.getName());
-        if (field.isMapField()) {
-          writeMap(field, all, bytes, out);
+        out.writeFieldName(field.name());
+        if (field.descriptor().isMapField()) {
+          writeMap(plan.messagePlan(field), all, bytes, out);
         } else {
-          writeList(all, bytes, out);
+          writeList(plan, all, bytes, out);
         }
       } else if (!omitted(first, bytes)) {
-        out.writeFieldName(field.getName());
-        writeValue(first, bytes, out);
+        out.writeFieldName(field.name());
+        writeValue(plan, first, bytes, out);
       }
     }
   }
@@ -169,22 +168,28 @@ final class ProtobufObjects {
    * The values of the fields {@code filter} keeps, in wire order (an embedded struct's through the
    * same filter); the others skipped, as are fields the schema does not know.
    */
-  private List<@Nullable WireValue> keptFields(
-      Descriptor type, byte[] bytes, int offset, int length, TokenFilter filter)
+  private static List<@Nullable WireValue> keptFields(
+      MessagePlan plan, byte[] bytes, int offset, int length, TokenFilter filter)
       throws IOException {
+    @Nullable TokenFilter[] children = plan.childFilters(filter);
     List<@Nullable WireValue> kept = new ArrayList<>();
     CodedInputStream in = CodedInputStream.newInstance(bytes, offset, length);
     for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
-      FieldDescriptor field = type.findFieldByNumber(WireFormat.getTagFieldNumber(tag));
-      TokenFilter child =
-          field == null
-              ? null
-              : schema.inline(field) ? filter : filter.includeProperty(field.getName());
-      if (child == null) {
+      int number = WireFormat.getTagFieldNumber(tag);
+      TokenFilter child = number < children.length ? children[number] : null;
+      MessagePlan.Field field = plan.field(number);
+      if (child == null || field == null) {
         in.skipField(tag);
         continue;
       }
       int wireType = WireFormat.getTagWireType(tag);
+      if (field.descriptor().isMapField() && wireType == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+        WireValue entry = mapEntry(field, child, in, offset);
+        if (entry != null) {
+          kept.add(entry);
+        }
+        continue;
+      }
       switch (wireType) {
         case WireFormat.WIRETYPE_VARINT ->
             kept.add(WireValue.number(field, child, wireType, in.readRawVarint64()));
@@ -203,12 +208,49 @@ final class ProtobufObjects {
     return kept;
   }
 
+  /**
+   * The map entry (key 1, value 2) at {@code in}, read through: its key and its value's bounds, or
+   * null if {@code filter} drops its key.
+   */
+  private static @Nullable WireValue mapEntry(
+      MessagePlan.Field field, TokenFilter filter, CodedInputStream in, int offset)
+      throws IOException {
+    int end = in.pushLimit(in.readRawVarint32());
+    String key = "";
+    int wireType = WireValue.NONE;
+    long number = 0;
+    int start = 0;
+    int length = 0;
+    for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+      int fieldNumber = WireFormat.getTagFieldNumber(tag);
+      int type = WireFormat.getTagWireType(tag);
+      if (fieldNumber == 1 && type == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+        key = in.readStringRequireUtf8();
+      } else if (fieldNumber == 2 && type == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+        wireType = type;
+        length = in.readRawVarint32();
+        start = offset + in.getTotalBytesRead();
+        in.skipRawBytes(length);
+      } else if (fieldNumber == 2 && type == WireFormat.WIRETYPE_VARINT) {
+        wireType = type;
+        number = in.readRawVarint64();
+      } else {
+        in.skipField(tag);
+      }
+    }
+    in.popLimit(end);
+    TokenFilter kept = filter == TokenFilter.INCLUDE_ALL ? filter : filter.includeProperty(key);
+    return kept == null ? null : new WireValue(field, kept, wireType, number, start, length, key);
+  }
+
   /** A list: the elements its filter keeps, each kept even when empty (a list's length is data). */
-  private void writeList(List<WireValue> values, byte[] bytes, TokenBuffer out) throws IOException {
+  private void writeList(MessagePlan plan, List<WireValue> values, byte[] bytes, TokenBuffer out)
+      throws IOException {
     out.writeStartArray();
     int index = 0;
     for (WireValue value : values) {
-      if (value.isDelimited() && isNumber(value.field())) { // packed numbers: not Go's, but valid
+      if (value.isDelimited() && value.field().form() == MessagePlan.Form.NUMBER) {
+        // Packed numbers: Go never packs, but protobuf allows it.
         CodedInputStream in = CodedInputStream.newInstance(bytes, value.start(), value.length());
         while (!in.isAtEnd()) {
           long number = in.readRawVarint64();
@@ -220,78 +262,45 @@ final class ProtobufObjects {
       }
       TokenFilter element = elementFilter(value.filter(), index++);
       if (element != null) {
-        writeElement(value.withFilter(element), bytes, out);
+        writeElement(plan, value.withFilter(element), bytes, out);
       }
     }
     out.writeEndArray();
-  }
-
-  private static boolean isNumber(FieldDescriptor field) {
-    return switch (field.getJavaType()) {
-      case INT, LONG, BOOLEAN, ENUM -> true;
-      default -> false;
-    };
   }
 
   private static @Nullable TokenFilter elementFilter(TokenFilter list, int index) {
     return list == TokenFilter.INCLUDE_ALL ? list : list.includeElement(index);
   }
 
-  /** A map: its entries (key 1, value 2) whose keys the filter keeps, as a JSON object. */
+  /** A map: its entries whose keys the filter kept ({@link #mapEntry}), as a JSON object. */
   private void writeMap(
-      FieldDescriptor field, List<WireValue> entries, byte[] bytes, TokenBuffer out)
+      MessagePlan entryPlan, List<WireValue> entries, byte[] bytes, TokenBuffer out)
       throws IOException {
-    FieldDescriptor valueField = field.getMessageType().findFieldByNumber(2);
+    MessagePlan.Field valueField = Objects.requireNonNull(entryPlan.field(2), "a map's value");
     out.writeStartObject();
     for (WireValue entry : entries) {
-      String key = "";
-      WireValue value = null;
-      CodedInputStream in = CodedInputStream.newInstance(bytes, entry.start(), entry.length());
-      for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
-        int number = WireFormat.getTagFieldNumber(tag);
-        int wireType = WireFormat.getTagWireType(tag);
-        if (number == 1 && wireType == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
-          key = in.readStringRequireUtf8();
-        } else if (number == 2 && wireType == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
-          int size = in.readRawVarint32();
-          value =
-              WireValue.delimited(
-                  valueField, entry.filter(), entry.start() + in.getTotalBytesRead(), size);
-          in.skipRawBytes(size);
-        } else if (number == 2 && wireType == WireFormat.WIRETYPE_VARINT) {
-          value = WireValue.number(valueField, entry.filter(), wireType, in.readRawVarint64());
-        } else {
-          in.skipField(tag);
-        }
-      }
-      TokenFilter kept =
-          entry.filter() == TokenFilter.INCLUDE_ALL
-              ? entry.filter()
-              : entry.filter().includeProperty(key);
-      if (kept == null) {
-        continue;
-      }
-      out.writeFieldName(key);
-      if (value == null) {
+      out.writeFieldName(Objects.requireNonNull(entry.key(), "a map entry's key"));
+      if (entry.wireType() == WireValue.NONE) {
         writeEmpty(valueField, out);
       } else {
-        writeElement(value.withFilter(kept), bytes, out);
+        writeElement(entryPlan, entry.as(valueField, entry.filter()), bytes, out);
       }
     }
     out.writeEndObject();
   }
 
   /** An element of a list or a map's value: written even when JSON would leave it out. */
-  private void writeElement(WireValue value, byte[] bytes, TokenBuffer out) throws IOException {
+  private void writeElement(MessagePlan plan, WireValue value, byte[] bytes, TokenBuffer out)
+      throws IOException {
     if (omitted(value, bytes)) {
       writeEmpty(value.field(), out);
     } else {
-      writeValue(value, bytes, out);
+      writeValue(plan, value, bytes, out);
     }
   }
 
-  private static void writeEmpty(FieldDescriptor field, TokenBuffer out) throws IOException {
-    if (field.getJavaType() == FieldDescriptor.JavaType.STRING) {
+  private static void writeEmpty(MessagePlan.Field field, TokenBuffer out) throws IOException {
+    if (field.form() == MessagePlan.Form.TEXT) {
       out.writeString("");
     } else {
       out.writeNull();
@@ -303,55 +312,52 @@ final class ProtobufObjects {
    * omitempty} that is no Go pointer (see {@link KubernetesProtobuf#omitsZero}), the zero time, no
    * embedded JSON.
    */
-  private boolean omitted(WireValue value, byte[] bytes) throws IOException {
-    FieldDescriptor field = value.field();
-    return switch (field.getJavaType()) {
-      case STRING, BYTE_STRING -> value.length() == 0 && schema.omitsZero(field);
-      case BOOLEAN, INT, LONG -> value.number() == 0 && schema.omitsZero(field);
-      case MESSAGE -> KubernetesJsonForms.isOmitted(value, bytes);
-      default -> false;
+  private static boolean omitted(WireValue value, byte[] bytes) throws IOException {
+    MessagePlan.Field field = value.field();
+    return switch (field.form()) {
+      case TEXT, BYTES -> value.length() == 0 && field.omitsZero();
+      case NUMBER -> value.number() == 0 && field.omitsZero();
+      case OBJECT -> false;
+      default -> KubernetesJsonForms.isOmitted(value, bytes);
     };
   }
 
-  private void writeValue(WireValue value, byte[] bytes, TokenBuffer out) throws IOException {
-    FieldDescriptor field = value.field();
-    switch (field.getJavaType()) {
-      case STRING -> out.writeString(value.text(bytes));
-      case BYTE_STRING ->
+  /** A value of a field of {@code plan}'s message. */
+  private void writeValue(MessagePlan plan, WireValue value, byte[] bytes, TokenBuffer out)
+      throws IOException {
+    MessagePlan.Field field = value.field();
+    switch (field.form()) {
+      case TEXT -> out.writeString(value.text(bytes));
+      case BYTES ->
           out.writeString(
               Base64.getEncoder()
                   .encodeToString(
                       Arrays.copyOfRange(bytes, value.start(), value.start() + value.length())));
-      case MESSAGE -> writeMessage(value, bytes, out);
-      default -> writeNumber(field, value.number(), out);
+      case NUMBER -> writeNumber(field, value.number(), out);
+      case OBJECT -> {
+        out.writeStartObject();
+        writeFields(
+            plan.messagePlan(field), bytes, value.start(), value.length(), value.filter(), out);
+        out.writeEndObject();
+      }
+      case EMBEDDED_JSON -> writeEmbedded(value, bytes, out);
+      default -> KubernetesJsonForms.write(value, bytes, out);
     }
   }
 
-  private static void writeNumber(FieldDescriptor field, long number, TokenBuffer out)
+  private static void writeNumber(MessagePlan.Field field, long number, TokenBuffer out)
       throws IOException {
-    switch (field.getJavaType()) {
+    switch (field.descriptor().getJavaType()) {
       case BOOLEAN -> out.writeBoolean(number != 0);
       case INT -> out.writeNumber((int) number);
       case LONG -> out.writeNumber(number);
       case FLOAT -> out.writeNumber(Float.intBitsToFloat((int) number));
       case DOUBLE -> out.writeNumber(Double.longBitsToDouble(number));
       case ENUM -> {
-        var constant = field.getEnumType().findValueByNumber((int) number);
+        var constant = field.descriptor().getEnumType().findValueByNumber((int) number);
         out.writeString(constant == null ? Long.toString(number) : constant.getName());
       }
-      default -> throw new IOException(field.getFullName() + ": a number where none belongs");
-    }
-  }
-
-  /** A message: its JSON form if its type has one, embedded JSON, else an object of its fields. */
-  private void writeMessage(WireValue value, byte[] bytes, TokenBuffer out) throws IOException {
-    Descriptor type = value.field().getMessageType();
-    if (KubernetesJsonForms.isEmbeddedJson(type.getFullName())) {
-      writeEmbedded(value, bytes, out);
-    } else if (!KubernetesJsonForms.write(value, bytes, out)) {
-      out.writeStartObject();
-      writeFields(type, bytes, value.start(), value.length(), value.filter(), out);
-      out.writeEndObject();
+      default -> throw new IOException(field.name() + ": a number where none belongs");
     }
   }
 

@@ -2,7 +2,6 @@ package io.podset.runtime.informer.transport;
 
 import com.fasterxml.jackson.core.filter.TokenFilter;
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.WireFormat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,20 +18,37 @@ import org.jspecify.annotations.Nullable;
  * @param number its value, for a varint or fixed wire type
  * @param start where its bytes start, for a length-delimited one
  * @param length how many bytes it has, for a length-delimited one
+ * @param key for an entry of a map field, its key (the rest describes its value; {@link #NONE} for
+ *     no value); else null
  */
 record WireValue(
-    FieldDescriptor field, TokenFilter filter, int wireType, long number, int start, int length) {
+    MessagePlan.Field field,
+    TokenFilter filter,
+    int wireType,
+    long number,
+    int start,
+    int length,
+    @Nullable String key) {
 
-  static WireValue number(FieldDescriptor field, TokenFilter filter, int wireType, long number) {
-    return new WireValue(field, filter, wireType, number, 0, 0);
+  /** The wire type of a map entry's value that is not on the wire. */
+  static final int NONE = -1;
+
+  static WireValue number(MessagePlan.Field field, TokenFilter filter, int wireType, long number) {
+    return new WireValue(field, filter, wireType, number, 0, 0, null);
   }
 
-  static WireValue delimited(FieldDescriptor field, TokenFilter filter, int start, int length) {
-    return new WireValue(field, filter, WireFormat.WIRETYPE_LENGTH_DELIMITED, 0, start, length);
+  static WireValue delimited(MessagePlan.Field field, TokenFilter filter, int start, int length) {
+    return new WireValue(
+        field, filter, WireFormat.WIRETYPE_LENGTH_DELIMITED, 0, start, length, null);
+  }
+
+  /** This value as a value of {@code other}, through {@code otherFilter}. */
+  WireValue as(MessagePlan.Field other, TokenFilter otherFilter) {
+    return new WireValue(other, otherFilter, wireType, number, start, length, null);
   }
 
   WireValue withFilter(TokenFilter other) {
-    return new WireValue(field, other, wireType, number, start, length);
+    return new WireValue(field, other, wireType, number, start, length, key);
   }
 
   boolean isDelimited() {
