@@ -221,7 +221,9 @@
  *       fabric8 configurations ({@code clientConfig()}, {@code serviceAccountConfig}, {@code
  *       userConfig}) send theirs. Admission webhooks, quotas, limit ranges, API priority and
  *       fairness; TLS (plain HTTP only); protobuf and YAML responses (requests may be protobuf or
- *       YAML, answers are JSON only); CBOR in either direction.
+ *       YAML, answers are JSON only: an informer that asks for its watch in protobuf, as
+ *       controller-runtime's and client-go's do for built-in kinds, takes JSON from the fake); CBOR
+ *       in either direction.
  *   <li>The namespace controllers of kube-controller-manager beyond termination: a new namespace
  *       gets no {@code default} ServiceAccount and no {@code kube-root-ca.crt} ConfigMap (the real
  *       server's root CA publisher adds one to every namespace; lists of ConfigMaps on a real
