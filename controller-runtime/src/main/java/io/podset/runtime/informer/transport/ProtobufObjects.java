@@ -32,7 +32,8 @@ import org.jspecify.annotations.Nullable;
  * that is no Go pointer, and the zero time, are left out, every other value kept; times,
  * quantities, int-or-strings, durations and embedded JSON have their JSON forms. Fields the schema
  * does not know (a newer server's) are skipped, as the JSON decoder ignores unknown properties of
- * the model. Only kinds of {@code k8s.io/api} are decoded (see {@link #decodes}).
+ * the model. Watches ask for protobuf only for kinds of {@code k8s.io/api} ({@link #decodes});
+ * their ERROR events' {@code meta/v1} Status decodes too.
  *
  * <p>Thread-safe and stateless.
  */
