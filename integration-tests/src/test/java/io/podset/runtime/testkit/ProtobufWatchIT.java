@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpClient;
@@ -216,7 +217,7 @@ class ProtobufWatchIT {
   private static void markReady(KubernetesClient admin, Pod pod) {
     Pod status = new PodBuilder(pod).build();
     status.setStatus(
-        new io.fabric8.kubernetes.api.model.PodStatusBuilder()
+        new PodStatusBuilder()
             .withPhase("Running")
             .withPodIP("10.0.0.7")
             .addToConditions(

@@ -100,7 +100,11 @@ final class ProtobufFrames implements WatchFrames {
             | (bytes[at + 3] & 0xff);
     if (length < 0 || length > MAX_FRAME) {
       throw new IllegalStateException(
-          "a protobuf watch frame of " + Integer.toUnsignedString(length) + " bytes");
+          "a protobuf watch frame of "
+              + Integer.toUnsignedString(length)
+              + " bytes, beyond the "
+              + MAX_FRAME
+              + " a frame may have");
     }
     return length;
   }

@@ -33,8 +33,12 @@ final class ProtobufWatchEvents<T extends HasMetadata> {
   private final String apiVersion;
 
   private ProtobufWatchEvents(
-      ObjectMapper mapper, Class<T> type, TokenFilter filter, String apiVersion) {
-    this.objects = new ProtobufObjects(mapper, KubernetesProtobuf.get());
+      ProtobufObjects objects,
+      ObjectMapper mapper,
+      Class<T> type,
+      TokenFilter filter,
+      String apiVersion) {
+    this.objects = objects;
     this.objectReader = mapper.readerFor(type);
     this.statusReader = mapper.readerFor(Status.class);
     this.filter = filter;
@@ -53,13 +57,15 @@ final class ProtobufWatchEvents<T extends HasMetadata> {
       KubernetesSerialization serialization, Class<T> type, @Nullable TokenFilter skip) {
     String apiVersion = HasMetadata.getApiVersion(type);
     ObjectMapper mapper = SkippingReader.mapperOf(serialization);
-    if (mapper == null
-        || !new ProtobufObjects(mapper, KubernetesProtobuf.get())
-            .decodes(apiVersion, HasMetadata.getKind(type))) {
+    if (mapper == null) {
+      return null;
+    }
+    ProtobufObjects objects = new ProtobufObjects(mapper, KubernetesProtobuf.get());
+    if (!objects.decodes(apiVersion, HasMetadata.getKind(type))) {
       return null;
     }
     return new ProtobufWatchEvents<>(
-        mapper, type, skip == null ? TokenFilter.INCLUDE_ALL : skip, apiVersion);
+        objects, mapper, type, skip == null ? TokenFilter.INCLUDE_ALL : skip, apiVersion);
   }
 
   /**

@@ -95,6 +95,6 @@ class ProtobufFramesTest {
     byte[] huge = {0x7f, 0, 0, 0, 1, 2};
     assertThatThrownBy(() -> splitter.feed(ByteBuffer.wrap(huge), this::collect))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("2130706432 bytes");
+        .hasMessageContaining("2130706432 bytes, beyond the 67108864");
   }
 }
